@@ -1,0 +1,104 @@
+#include "base/settings.hpp"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace railmpi::base {
+namespace {
+
+constexpr std::array kSpecs{
+    SettingSpec{"RAILMPI_DEVICES", "shm,tcp",
+                "Devices that may be used, comma separated; `tcp` forces TCP even between ranks of one node."},
+    SettingSpec{"RAILMPI_SHM_EAGER_LIMIT", "16K",
+                "Largest message the shm device sends eagerly; larger ones use rendezvous."},
+    SettingSpec{"RAILMPI_SHM_CMA", "1",
+                "Allow single-copy rendezvous with process_vm_readv on the shm device (0 = pipelined copy)."},
+    SettingSpec{"RAILMPI_SHM_RING_BYTES", "256K", "Size of each per-pair shared-memory ring."},
+    SettingSpec{"RAILMPI_TCP_EAGER_LIMIT", "64K",
+                "Largest message the tcp device sends eagerly; larger ones use rendezvous."},
+    SettingSpec{"RAILMPI_TCP_INTERFACE", "",
+                "IPv4 address the tcp device listens on and advertises (empty: the host's first address)."},
+    SettingSpec{"RAILMPI_SPIN_COUNT", "2000", "Progress polls a waiting rank spins before it starts yielding."},
+    SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel."},
+    SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr."},
+};
+
+std::string_view env_or_default(const SettingSpec& spec) {
+  const char* v = std::getenv(std::string(spec.name).c_str());
+  return v ? std::string_view(v) : spec.default_value;
+}
+
+const SettingSpec& spec(std::string_view name) {
+  for (const auto& s : kSpecs)
+    if (s.name == name) return s;
+  std::fprintf(stderr, "RailMPI: internal error: unknown setting %.*s\n", int(name.size()), name.data());
+  std::abort();
+}
+
+std::size_t read_size(std::string_view name) {
+  const auto& s = spec(name);
+  std::size_t v = 0;
+  if (parse_size(env_or_default(s), v)) return v;
+  std::fprintf(stderr, "RailMPI: %.*s=%.*s is not a size; using %.*s\n", int(name.size()), name.data(),
+               int(env_or_default(s).size()), env_or_default(s).data(), int(s.default_value.size()),
+               s.default_value.data());
+  parse_size(s.default_value, v);
+  return v;
+}
+
+unsigned read_unsigned(std::string_view name) { return static_cast<unsigned>(read_size(name)); }
+
+}  // namespace
+
+std::span<const SettingSpec> setting_specs() { return kSpecs; }
+
+bool parse_size(std::string_view text, std::size_t& out) {
+  if (text.empty()) return false;
+  std::size_t value = 0, i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) value = value * 10 + std::size_t(text[i] - '0');
+  if (i == 0) return false;
+  if (i < text.size()) {
+    std::size_t mult = 0;
+    switch (text[i]) {
+      case 'k': case 'K': mult = std::size_t{1} << 10; break;
+      case 'm': case 'M': mult = std::size_t{1} << 20; break;
+      case 'g': case 'G': mult = std::size_t{1} << 30; break;
+      default: return false;
+    }
+    if (i + 1 != text.size()) return false;
+    value *= mult;
+  }
+  out = value;
+  return true;
+}
+
+Settings Settings::from_environment() {
+  Settings s;
+  s.devices = std::string(env_or_default(spec("RAILMPI_DEVICES")));
+  s.shm_eager_limit = read_size("RAILMPI_SHM_EAGER_LIMIT");
+  s.tcp_eager_limit = read_size("RAILMPI_TCP_EAGER_LIMIT");
+  s.shm_cma = read_size("RAILMPI_SHM_CMA") != 0;
+  s.shm_ring_bytes = read_size("RAILMPI_SHM_RING_BYTES");
+  s.tcp_interface = std::string(env_or_default(spec("RAILMPI_TCP_INTERFACE")));
+  s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
+  s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
+  s.verbose = static_cast<int>(read_size("RAILMPI_VERBOSE"));
+  return s;
+}
+
+std::string Settings::value_text(std::string_view name) const {
+  if (name == "RAILMPI_DEVICES") return devices;
+  if (name == "RAILMPI_SHM_EAGER_LIMIT") return std::to_string(shm_eager_limit);
+  if (name == "RAILMPI_SHM_CMA") return shm_cma ? "1" : "0";
+  if (name == "RAILMPI_SHM_RING_BYTES") return std::to_string(shm_ring_bytes);
+  if (name == "RAILMPI_TCP_EAGER_LIMIT") return std::to_string(tcp_eager_limit);
+  if (name == "RAILMPI_TCP_INTERFACE") return tcp_interface;
+  if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
+  if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);
+  if (name == "RAILMPI_VERBOSE") return std::to_string(verbose);
+  return {};
+}
+
+}  // namespace railmpi::base

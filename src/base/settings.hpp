@@ -1,0 +1,44 @@
+// RailMPI settings: every RAILMPI_* environment variable, declared once.
+//
+// The table `setting_specs()` is the single source: parsing, the README table and the info
+// tool's listing all come from it. Settings are read once at start-up into a `Settings` value.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace railmpi::base {
+
+struct SettingSpec {
+  std::string_view name;           // full environment variable name
+  std::string_view default_value;  // as text, the way a user would write it
+  std::string_view meaning;        // one line for README and info tool
+};
+
+// All settings, in README order.
+std::span<const SettingSpec> setting_specs();
+
+struct Settings {
+  std::string devices;          // RAILMPI_DEVICES: "", "shm,tcp", "tcp"
+  std::size_t shm_eager_limit;  // RAILMPI_SHM_EAGER_LIMIT (bytes)
+  std::size_t tcp_eager_limit;  // RAILMPI_TCP_EAGER_LIMIT (bytes)
+  bool shm_cma;                 // RAILMPI_SHM_CMA: single-copy rendezvous allowed
+  std::size_t shm_ring_bytes;   // RAILMPI_SHM_RING_BYTES: per-pair ring size
+  std::string tcp_interface;    // RAILMPI_TCP_INTERFACE: address to listen on ("" = auto)
+  unsigned spin_count;          // RAILMPI_SPIN_COUNT: polls before yielding
+  unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping
+  int verbose;                  // RAILMPI_VERBOSE
+
+  // Reads the environment; a malformed value is reported and its default used.
+  static Settings from_environment();
+  // Value in force for `name`, as text (for the info tool).
+  std::string value_text(std::string_view name) const;
+};
+
+// Parses "64K", "1M", "4096" and so on. Returns false when `text` is not a size.
+bool parse_size(std::string_view text, std::size_t& out);
+
+}  // namespace railmpi::base

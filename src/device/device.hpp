@@ -1,0 +1,128 @@
+// The device interface: the only contract between the multi-method layer and an interconnect.
+//
+// A device moves *frames* to peers. A frame is a small header (opaque bytes, at most
+// kMaxHeader) followed by a payload (opaque bytes, at most figures().max_payload). Frames to one
+// peer arrive in the order they were sent. A device knows nothing of MPI: no tags, no
+// communicators, no requests. Peers are named by their job-wide rank (0 .. job size - 1).
+//
+// Back-pressure contract (one for every device):
+//   send() either transmits the frame at once (returns SendResult::done: header and payload may be
+//   reused immediately, on_done is NOT called), or keeps a pointer to the SendOp and returns
+//   SendResult::queued. A queued op is finished later, inside poll() (or inside a later send()),
+//   and then op.on_done(op) is called exactly once. Until then the caller keeps the SendOp alive
+//   and the payload unchanged. send() never blocks and never fails: a peer that cannot be reached
+//   is reported through FrameHandler::on_peer_failed.
+//
+// Re-entrancy: on_frame and on_done may call send() on the same device (for example to answer a
+//   rendezvous request). They must not call poll().
+//
+// Threads: a device is used by one thread at a time (the progress engine serialises calls).
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace railmpi::device {
+
+inline constexpr std::size_t kMaxHeader = 64;
+
+// One frame to send. Owned by the caller; intrusive, so queuing it allocates nothing.
+struct SendOp {
+  std::array<std::byte, kMaxHeader> header{};  // first header_len bytes are sent
+  std::uint32_t header_len = 0;
+  const std::byte* payload = nullptr;
+  std::size_t payload_len = 0;
+  void (*on_done)(SendOp&) = nullptr;  // only for ops that were queued
+  void* owner = nullptr;               // for the caller's use in on_done
+
+  // Device-private bookkeeping; the caller leaves these alone.
+  SendOp* next = nullptr;
+  std::size_t progress = 0;
+};
+
+enum class SendResult : std::uint8_t { done, queued };
+
+// Figures a device reports about itself; the multi-method layer chooses routes and protocol
+// thresholds from them, never from the device's name.
+struct Figures {
+  double latency_us = 0;          // one-way small-frame latency estimate
+  double bandwidth_mbs = 0;       // large-message bandwidth estimate (MB/s)
+  std::size_t eager_limit = 0;    // largest payload the protocol layer should send eagerly
+  std::size_t max_payload = 0;    // largest payload of one frame
+  bool single_copy = false;       // read_remote() is available for this device's peers
+};
+
+// Where received frames and failures go. Plain function pointers: no virtual call per frame.
+struct FrameHandler {
+  void* ctx = nullptr;
+  // header and payload are valid only during the call.
+  void (*on_frame)(void* ctx, int peer, std::span<const std::byte> header,
+                   std::span<const std::byte> payload) = nullptr;
+  // The peer is unreachable (connection reset, process gone). `why` names the cause (errno text).
+  void (*on_peer_failed)(void* ctx, int peer, std::string_view why) = nullptr;
+};
+
+// What the runtime tells a device about one peer it should serve.
+struct PeerAddress {
+  int rank = -1;            // job-wide rank
+  int local_index = -1;     // index among the ranks of this node (shm); -1 when off node
+  int pid = 0;              // process id (for single-copy reads)
+  std::string address;      // what that peer's device returned from local_address()
+};
+
+// Start-up help the runtime gives a device (a job-wide barrier through PMI).
+struct Bootstrap {
+  void* ctx = nullptr;
+  void (*barrier)(void* ctx) = nullptr;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  Device() = default;
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  virtual std::string_view name() const = 0;
+  virtual Figures figures() const = 0;
+
+  // Phase 1 of start-up: create listening sockets / segments; return this rank's address text
+  // (no spaces or '=' characters) for its business card.
+  virtual std::string local_address() = 0;
+  // Phase 2, after every rank's card is known: the peers this device will serve (never self).
+  // May call bootstrap.barrier() (every rank of the job calls connect() with the same
+  // number of barriers, so a device must call it the same number of times on every rank, even
+  // when it has no peers).
+  virtual void connect(std::span<const PeerAddress> peers, Bootstrap bootstrap) = 0;
+
+  virtual void set_handler(FrameHandler handler) = 0;
+
+  virtual SendResult send(int peer, SendOp& op) = 0;
+
+  // Delivers arrived frames, advances queued sends. Returns the number of events handled
+  // (frames delivered + ops finished); 0 means nothing happened.
+  virtual int poll() = 0;
+
+  // Blocks the calling thread until a frame may have arrived or `timeout` passes. Devices that
+  // cannot block return at once. Used by the progress engine after spinning.
+  virtual void wait(std::chrono::microseconds timeout) = 0;
+
+  // Single copy: reads dst.size() bytes at `remote_addr` in peer's address space. Only when
+  // figures().single_copy. Returns false on failure (the caller falls back to a copy protocol).
+  virtual bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
+    return false;
+  }
+
+  // True when no send is queued (used at finalize to flush).
+  virtual bool idle() const = 0;
+
+  // Ends all connections. After this, no failure is reported. Called after a job-wide barrier.
+  virtual void shutdown() = 0;
+};
+
+}  // namespace railmpi::device
