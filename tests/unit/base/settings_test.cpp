@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+#include <cstdlib>
+
+#include "base/settings.hpp"
+
+using railmpi::base::parse_size;
+using railmpi::base::Settings;
+
+TEST(ParseSize, AcceptsPlainAndSuffixed) {
+  std::size_t v = 0;
+  EXPECT_TRUE(parse_size("4096", v));
+  EXPECT_EQ(v, 4096u);
+  EXPECT_TRUE(parse_size("64K", v));
+  EXPECT_EQ(v, 65536u);
+  EXPECT_TRUE(parse_size("2m", v));
+  EXPECT_EQ(v, 2u << 20);
+  EXPECT_TRUE(parse_size("1G", v));
+  EXPECT_EQ(v, 1u << 30);
+}
+
+TEST(ParseSize, RejectsGarbage) {
+  std::size_t v = 7;
+  EXPECT_FALSE(parse_size("", v));
+  EXPECT_FALSE(parse_size("K", v));
+  EXPECT_FALSE(parse_size("12Q", v));
+  EXPECT_FALSE(parse_size("12KB", v));
+  EXPECT_EQ(v, 7u);
+}
+
+TEST(Settings, EnvironmentOverridesDefault) {
+  setenv("RAILMPI_SHM_EAGER_LIMIT", "8K", 1);
+  setenv("RAILMPI_DEVICES", "tcp", 1);
+  Settings s = Settings::from_environment();
+  EXPECT_EQ(s.shm_eager_limit, 8192u);
+  EXPECT_EQ(s.devices, "tcp");
+  EXPECT_EQ(s.value_text("RAILMPI_DEVICES"), "tcp");
+  unsetenv("RAILMPI_SHM_EAGER_LIMIT");
+  unsetenv("RAILMPI_DEVICES");
+  s = Settings::from_environment();
+  EXPECT_EQ(s.shm_eager_limit, 16384u);
+}
+
+TEST(Settings, EveryDeclaredSettingHasAValue) {
+  Settings s = Settings::from_environment();
+  for (const auto& spec : railmpi::base::setting_specs()) {
+    EXPECT_TRUE(spec.name.starts_with("RAILMPI_"));
+    EXPECT_FALSE(spec.meaning.empty());
+    if (!spec.default_value.empty()) {
+      EXPECT_FALSE(s.value_text(spec.name).empty()) << spec.name;
+    }
+  }
+}
