@@ -48,7 +48,18 @@ class PmiClient {
   // Reads one reply line and checks its cmd= value; returns key->value.
   std::map<std::string, std::string> expect(std::string_view cmd);
 
+  // Connection set-up: PMI_FD, or PMI_PORT (+ PMI_ID handshake).
+  void connect_from_environment();
+  void handshake_initack(const char* pmi_id);
+  // Reads one complete line from the launcher (blocking); fatal on EOF or error.
+  std::string read_line();
+
   int fd_ = -1;
+  bool initialized_ = false;
+  bool finalized_ = false;
+  long kvsname_max_ = 256;
+  long keylen_max_ = 64;
+  long vallen_max_ = 1024;
   int rank_ = 0;
   int size_ = 1;
   int appnum_ = 0;

@@ -1,0 +1,164 @@
+// Communicator queries, error handlers, predefined attributes and error strings.
+#include <cstring>
+
+#include "api/checks.hpp"
+
+using namespace railmpi;
+using namespace railmpi::api;
+
+namespace {
+
+constexpr unsigned kUserErrhandlerPrefix = 0x94000000u;  // direct kind, object type errhandler
+
+bool valid_errhandler(MPI_Errhandler h) {
+  if (h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN || h == MPI_ERRORS_ABORT) return true;
+  const auto u = static_cast<unsigned>(h);
+  return (u & 0xffff0000u) == kUserErrhandlerPrefix && (u & 0xffffu) < instance().user_errhandlers.size() &&
+         instance().user_errhandlers[u & 0xffffu] != nullptr;
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
+  require_running("MPI_Comm_rank");
+  core::Communicator* c;
+  if (int e = check_comm("MPI_Comm_rank", comm, c)) return e;
+  if (!rank) return raise_error(comm, MPI_ERR_ARG, "MPI_Comm_rank", "rank is NULL");
+  *rank = c->rank;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_rank = PMPI_Comm_rank
+
+int PMPI_Comm_size(MPI_Comm comm, int* size) {
+  require_running("MPI_Comm_size");
+  core::Communicator* c;
+  if (int e = check_comm("MPI_Comm_size", comm, c)) return e;
+  if (!size) return raise_error(comm, MPI_ERR_ARG, "MPI_Comm_size", "size is NULL");
+  *size = c->size();
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_size = PMPI_Comm_size
+
+int PMPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
+  require_running("MPI_Comm_get_name");
+  core::Communicator* c;
+  if (int e = check_comm("MPI_Comm_get_name", comm, c)) return e;
+  if (!name || !resultlen) return raise_error(comm, MPI_ERR_ARG, "MPI_Comm_get_name", "name or resultlen is NULL");
+  const std::size_t n = std::min<std::size_t>(c->name.size(), MPI_MAX_OBJECT_NAME - 1);
+  std::memcpy(name, c->name.data(), n);
+  name[n] = '\0';
+  *resultlen = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+  require_running("MPI_Comm_set_errhandler");
+  core::Communicator* c;
+  if (int e = check_comm("MPI_Comm_set_errhandler", comm, c)) return e;
+  if (!valid_errhandler(errhandler))
+    return raise_error(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "errhandler=0x%x is not an error handler",
+                       static_cast<unsigned>(errhandler));
+  c->errhandler = errhandler;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
+#pragma weak MPI_Errhandler_set = PMPI_Comm_set_errhandler
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  require_running("MPI_Comm_get_errhandler");
+  core::Communicator* c;
+  if (int e = check_comm("MPI_Comm_get_errhandler", comm, c)) return e;
+  if (!errhandler) return raise_error(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
+  *errhandler = c->errhandler;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
+#pragma weak MPI_Errhandler_get = PMPI_Comm_get_errhandler
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler) {
+  require_running("MPI_Comm_create_errhandler");
+  if (!function || !errhandler)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_errhandler", "function or errhandler is NULL");
+  auto& table = instance().user_errhandlers;
+  table.push_back(function);
+  *errhandler = static_cast<MPI_Errhandler>(kUserErrhandlerPrefix | unsigned(table.size() - 1));
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
+#pragma weak MPI_Errhandler_create = PMPI_Comm_create_errhandler
+
+int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
+  require_running("MPI_Errhandler_free");
+  if (!errhandler || !valid_errhandler(*errhandler))
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Errhandler_free", "not an error handler");
+  // Communicators keep using a freed handler (MPI semantics), so the table entry stays.
+  *errhandler = MPI_ERRHANDLER_NULL;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
+
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
+  require_running("MPI_Comm_call_errhandler");
+  core::Communicator* c;
+  if (int e = check_comm("MPI_Comm_call_errhandler", comm, c)) return e;
+  raise_error(comm, errorcode, "MPI_Comm_call_errhandler", "error raised by the application");
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
+
+int PMPI_Error_class(int errorcode, int* errorclass) {
+  if (!errorclass) return MPI_ERR_ARG;
+  if (!error_class_name(errorcode)) {
+    if (library_state().phase == Phase::running)
+      return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "errorcode=%d is not an error code",
+                         errorcode);
+    return MPI_ERR_ARG;
+  }
+  *errorclass = errorcode;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Error_class = PMPI_Error_class
+
+int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
+  if (!string || !resultlen) return MPI_ERR_ARG;
+  const char* name = error_class_name(errorcode);
+  if (!name) {
+    if (library_state().phase == Phase::running)
+      return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "errorcode=%d is not an error code",
+                         errorcode);
+    return MPI_ERR_ARG;
+  }
+  const int n = std::snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", name, error_class_text(errorcode));
+  *resultlen = std::min(n, MPI_MAX_ERROR_STRING - 1);
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Error_string = PMPI_Error_string
+
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
+  require_running("MPI_Comm_get_attr");
+  core::Communicator* c;
+  if (int e = check_comm("MPI_Comm_get_attr", comm, c)) return e;
+  if (!value || !flag) return raise_error(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "value or flag is NULL");
+  Instance& in = instance();
+  int* found = nullptr;
+  switch (keyval) {
+    case MPI_TAG_UB: found = &in.attr_tag_ub; break;
+    case MPI_HOST: found = &in.attr_host; break;
+    case MPI_IO: found = &in.attr_io; break;
+    case MPI_WTIME_IS_GLOBAL: found = &in.attr_wtime_is_global; break;
+    case MPI_UNIVERSE_SIZE: found = &in.attr_universe_size; break;
+    case MPI_APPNUM: found = &in.attr_appnum; break;
+    default:
+      return raise_error(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "keyval=%d is not a known key", keyval);
+  }
+  *flag = 1;
+  *static_cast<int**>(value) = found;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
+#pragma weak MPI_Attr_get = PMPI_Comm_get_attr
+
+}  // extern "C"

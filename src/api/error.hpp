@@ -1,0 +1,18 @@
+// Error reporting: every failing MPI call goes through raise_error(), which applies the error
+// handler of the communicator involved (MPI_COMM_WORLD's when there is none or it is invalid).
+#pragma once
+
+#include "mpi.h"
+
+namespace railmpi::api {
+
+// Fatal handlers print "MPI_Send: invalid rank (MPI_ERR_RANK): dest=9, communicator size 4" with
+// the rank, and end the job; MPI_ERRORS_RETURN returns errclass; user handlers are called first.
+[[gnu::format(printf, 4, 5)]] int raise_error(MPI_Comm comm, int errclass, const char* call, const char* fmt, ...);
+
+// "MPI_ERR_RANK" for MPI_ERR_RANK; nullptr for an unknown class.
+const char* error_class_name(int errclass);
+// "invalid rank" for MPI_ERR_RANK; nullptr for an unknown class.
+const char* error_class_text(int errclass);
+
+}  // namespace railmpi::api

@@ -1,0 +1,66 @@
+// The one runtime object: everything a RailMPI process holds between MPI_Init and MPI_Finalize.
+// No other mutable state exists at namespace scope (see library_state()).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mpi.h"
+
+#include "api/bsend_buffer.hpp"
+#include "base/settings.hpp"
+#include "core/communicator.hpp"
+#include "core/request_table.hpp"
+#include "mcm/multi_method.hpp"
+#include "p2p/engine.hpp"
+#include "progress/engine.hpp"
+#include "runtime/pmi_client.hpp"
+
+namespace railmpi::api {
+
+struct Instance {
+  base::Settings settings;
+  runtime::PmiClient pmi;
+  std::unique_ptr<mcm::MultiMethod> mcm;
+  std::unique_ptr<progress::Engine> progress;
+  std::unique_ptr<p2p::Engine> p2p;
+  core::RequestTable requests;
+  core::Communicator world;
+  core::Communicator self;
+  std::vector<MPI_Comm_errhandler_function*> user_errhandlers;  // handle index -> function
+  BsendBuffer bsend;
+  int thread_level = MPI_THREAD_SINGLE;
+  std::thread::id main_thread;
+  double wtime_origin = 0;
+  std::string processor_name;
+  // Values behind the predefined attributes (MPI_Comm_get_attr returns pointers to them).
+  int attr_tag_ub = 0x7fffffff;
+  int attr_host = MPI_PROC_NULL;
+  int attr_io = MPI_ANY_SOURCE;
+  int attr_wtime_is_global = 0;
+  int attr_universe_size = 1;
+  int attr_appnum = 0;
+
+  int rank() const { return world.rank; }
+};
+
+enum class Phase { before_init, running, finalized };
+
+struct LibraryState {
+  Phase phase = Phase::before_init;
+  std::unique_ptr<Instance> instance;
+};
+
+// The process-wide library state (the single global object).
+LibraryState& library_state();
+inline Instance& instance() { return *library_state().instance; }
+
+// Communicator for a handle; nullptr if the handle is not a live communicator.
+core::Communicator* find_comm(MPI_Comm handle);
+
+// Ends the whole job through the launcher with an exit code (prints `why` first when not empty).
+[[noreturn]] void abort_job(int code, const std::string& why);
+
+}  // namespace railmpi::api

@@ -1,0 +1,172 @@
+// Point-to-point sends and receives (blocking and non-blocking, all send modes).
+#include <vector>
+
+#include "api/checks.hpp"
+#include "api/completion.hpp"
+
+using namespace railmpi;
+using namespace railmpi::api;
+
+namespace {
+
+int blocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  p2p::SendMode mode) {
+  core::Communicator* c;
+  std::size_t tsize;
+  if (int e = check_send(call, buf, count, type, dest, tag, comm, c, tsize)) return e;
+  if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
+  Instance& in = instance();
+  p2p::Request r;
+  in.p2p->isend(r, buf, tsize * std::size_t(count), c->job_rank(dest), c->context, c->rank, tag, mode,
+                p2p::Marker::blocking);
+  in.progress->wait_until([&] { return r.complete; });
+  return MPI_SUCCESS;
+}
+
+int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, p2p::SendMode mode, MPI_Request* request) {
+  core::Communicator* c;
+  std::size_t tsize;
+  if (int e = check_send(call, buf, count, type, dest, tag, comm, c, tsize)) return e;
+  if (!request) return raise_error(comm, MPI_ERR_ARG, call, "request is NULL");
+  Instance& in = instance();
+  core::RequestSlot* s = in.requests.allocate();
+  s->comm = comm;
+  s->datatype = type;
+  s->type_size = tsize;
+  *request = s->handle;
+  if (dest == MPI_PROC_NULL) {
+    s->op = core::RequestOp::proc_null;
+    s->p2p.complete = true;
+    return MPI_SUCCESS;
+  }
+  s->op = core::RequestOp::send;
+  in.p2p->isend(s->p2p, buf, tsize * std::size_t(count), c->job_rank(dest), c->context, c->rank, tag, mode,
+                p2p::Marker::nonblocking);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Send", buf, count, type, dest, tag, comm, p2p::SendMode::standard);
+}
+#pragma weak MPI_Send = PMPI_Send
+
+int PMPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Ssend", buf, count, type, dest, tag, comm, p2p::SendMode::synchronous);
+}
+#pragma weak MPI_Ssend = PMPI_Ssend
+
+int PMPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Rsend", buf, count, type, dest, tag, comm, p2p::SendMode::ready);
+}
+#pragma weak MPI_Rsend = PMPI_Rsend
+
+int PMPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  return nonblocking_send("MPI_Isend", buf, count, type, dest, tag, comm, p2p::SendMode::standard, req);
+}
+#pragma weak MPI_Isend = PMPI_Isend
+
+int PMPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  return nonblocking_send("MPI_Issend", buf, count, type, dest, tag, comm, p2p::SendMode::synchronous, req);
+}
+#pragma weak MPI_Issend = PMPI_Issend
+
+int PMPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  return nonblocking_send("MPI_Irsend", buf, count, type, dest, tag, comm, p2p::SendMode::ready, req);
+}
+#pragma weak MPI_Irsend = PMPI_Irsend
+
+int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  core::Communicator* c;
+  std::size_t tsize;
+  if (int e = check_recv("MPI_Recv", buf, count, type, source, tag, comm, c, tsize)) return e;
+  if (source == MPI_PROC_NULL) {
+    set_proc_null_status(status);
+    return MPI_SUCCESS;
+  }
+  Instance& in = instance();
+  p2p::Request r;
+  in.p2p->irecv(r, buf, tsize * std::size_t(count), c->context, source, tag, p2p::Marker::blocking);
+  in.progress->wait_until([&] { return r.complete; });
+  return finish_receive("MPI_Recv", comm, r, status);
+}
+#pragma weak MPI_Recv = PMPI_Recv
+
+int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
+  core::Communicator* c;
+  std::size_t tsize;
+  if (int e = check_recv("MPI_Irecv", buf, count, type, source, tag, comm, c, tsize)) return e;
+  if (!request) return raise_error(comm, MPI_ERR_ARG, "MPI_Irecv", "request is NULL");
+  Instance& in = instance();
+  core::RequestSlot* s = in.requests.allocate();
+  s->comm = comm;
+  s->datatype = type;
+  s->type_size = tsize;
+  *request = s->handle;
+  if (source == MPI_PROC_NULL) {
+    s->op = core::RequestOp::proc_null;
+    s->p2p.complete = true;
+    return MPI_SUCCESS;
+  }
+  s->op = core::RequestOp::recv;
+  in.p2p->irecv(s->p2p, buf, tsize * std::size_t(count), c->context, source, tag, p2p::Marker::nonblocking);
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Irecv = PMPI_Irecv
+
+int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  const char* call = "MPI_Sendrecv";
+  core::Communicator* c;
+  std::size_t stsize, rtsize;
+  if (int e = check_send(call, sendbuf, sendcount, sendtype, dest, sendtag, comm, c, stsize)) return e;
+  if (int e = check_recv(call, recvbuf, recvcount, recvtype, source, recvtag, comm, c, rtsize)) return e;
+  Instance& in = instance();
+  p2p::Request rr, sr;
+  rr.complete = source == MPI_PROC_NULL;
+  sr.complete = dest == MPI_PROC_NULL;
+  if (source != MPI_PROC_NULL)
+    in.p2p->irecv(rr, recvbuf, rtsize * std::size_t(recvcount), c->context, source, recvtag, p2p::Marker::blocking);
+  if (dest != MPI_PROC_NULL)
+    in.p2p->isend(sr, sendbuf, stsize * std::size_t(sendcount), c->job_rank(dest), c->context, c->rank, sendtag,
+                  p2p::SendMode::standard, p2p::Marker::blocking);
+  in.progress->wait_until([&] { return rr.complete && sr.complete; });
+  if (source == MPI_PROC_NULL) {
+    set_proc_null_status(status);
+    return MPI_SUCCESS;
+  }
+  return finish_receive(call, comm, rr, status);
+}
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+
+int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Status* status) {
+  const char* call = "MPI_Sendrecv_replace";
+  core::Communicator* c;
+  std::size_t tsize;
+  if (int e = check_send(call, buf, count, type, dest, sendtag, comm, c, tsize)) return e;
+  if (int e = check_recv(call, buf, count, type, source, recvtag, comm, c, tsize)) return e;
+  const std::size_t bytes = tsize * std::size_t(count);
+  std::vector<std::byte> copy(static_cast<const std::byte*>(buf), static_cast<const std::byte*>(buf) + bytes);
+  Instance& in = instance();
+  p2p::Request rr, sr;
+  rr.complete = source == MPI_PROC_NULL;
+  sr.complete = dest == MPI_PROC_NULL;
+  if (source != MPI_PROC_NULL) in.p2p->irecv(rr, buf, bytes, c->context, source, recvtag, p2p::Marker::blocking);
+  if (dest != MPI_PROC_NULL)
+    in.p2p->isend(sr, copy.data(), bytes, c->job_rank(dest), c->context, c->rank, sendtag, p2p::SendMode::standard,
+                  p2p::Marker::blocking);
+  in.progress->wait_until([&] { return rr.complete && sr.complete; });
+  if (source == MPI_PROC_NULL) {
+    set_proc_null_status(status);
+    return MPI_SUCCESS;
+  }
+  return finish_receive(call, comm, rr, status);
+}
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+
+}  // extern "C"

@@ -1,0 +1,208 @@
+// Request life cycle: persistent requests, MPI_Start, MPI_Cancel, MPI_Request_free, and the
+// status queries MPI_Get_count / MPI_Get_elements / MPI_Test_cancelled.
+#include "api/bsend.hpp"
+#include "api/completion.hpp"
+
+using namespace railmpi;
+using namespace railmpi::api;
+
+namespace {
+
+void release_when_complete(p2p::Request& r) { instance().requests.release(static_cast<core::RequestSlot*>(r.owner)); }
+
+int persistent_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm, p2p::SendMode mode, bool buffered, MPI_Request* request) {
+  core::Communicator* c;
+  std::size_t tsize;
+  if (int e = check_send(call, buf, count, type, dest, tag, comm, c, tsize)) return e;
+  if (!request) return raise_error(comm, MPI_ERR_ARG, call, "request is NULL");
+  core::RequestSlot* s = instance().requests.allocate();
+  s->persistent = true;
+  s->op = dest == MPI_PROC_NULL ? core::RequestOp::proc_null : core::RequestOp::send;
+  s->comm = comm;
+  s->datatype = type;
+  s->type_size = tsize;
+  s->buf = buf;
+  s->count = count;
+  s->rank = dest;
+  s->tag = tag;
+  s->mode = mode;
+  s->buffered = buffered;
+  s->p2p.complete = true;
+  *request = s->handle;
+  return MPI_SUCCESS;
+}
+
+int start(const char* call, MPI_Request handle) {
+  Instance& in = instance();
+  core::RequestSlot* s = in.requests.find(handle);
+  if (!s || !s->persistent)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "request=0x%x is not a persistent request",
+                       static_cast<unsigned>(handle));
+  if (s->active) return raise_error(s->comm, MPI_ERR_REQUEST, call, "request=0x%x is already active", handle);
+  core::Communicator* c = find_comm(s->comm);
+  if (!c) return raise_error(MPI_COMM_WORLD, MPI_ERR_COMM, call, "the request's communicator was freed");
+  s->active = true;
+  s->error = MPI_SUCCESS;
+  const std::size_t bytes = s->type_size * std::size_t(s->count);
+  if (s->op == core::RequestOp::proc_null) {
+    s->p2p.complete = true;
+  } else if (s->op == core::RequestOp::recv) {
+    in.p2p->irecv(s->p2p, const_cast<void*>(s->buf), bytes, c->context, s->rank, s->tag, p2p::Marker::nonblocking);
+  } else if (s->buffered) {
+    s->error = buffered_send(call, s->buf, bytes, s->rank, s->tag, s->comm, *c);
+    s->p2p.complete = true;
+  } else {
+    in.p2p->isend(s->p2p, s->buf, bytes, c->job_rank(s->rank), c->context, c->rank, s->tag, s->mode,
+                  p2p::Marker::nonblocking);
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return persistent_send("MPI_Send_init", buf, count, type, dest, tag, comm, p2p::SendMode::standard, false, r);
+}
+#pragma weak MPI_Send_init = PMPI_Send_init
+
+int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return persistent_send("MPI_Ssend_init", buf, count, type, dest, tag, comm, p2p::SendMode::synchronous, false, r);
+}
+#pragma weak MPI_Ssend_init = PMPI_Ssend_init
+
+int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return persistent_send("MPI_Rsend_init", buf, count, type, dest, tag, comm, p2p::SendMode::ready, false, r);
+}
+#pragma weak MPI_Rsend_init = PMPI_Rsend_init
+
+int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return persistent_send("MPI_Bsend_init", buf, count, type, dest, tag, comm, p2p::SendMode::standard, true, r);
+}
+#pragma weak MPI_Bsend_init = PMPI_Bsend_init
+
+int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
+  core::Communicator* c;
+  std::size_t tsize;
+  if (int e = check_recv("MPI_Recv_init", buf, count, type, source, tag, comm, c, tsize)) return e;
+  if (!request) return raise_error(comm, MPI_ERR_ARG, "MPI_Recv_init", "request is NULL");
+  core::RequestSlot* s = instance().requests.allocate();
+  s->persistent = true;
+  s->op = source == MPI_PROC_NULL ? core::RequestOp::proc_null : core::RequestOp::recv;
+  s->comm = comm;
+  s->datatype = type;
+  s->type_size = tsize;
+  s->buf = buf;
+  s->count = count;
+  s->rank = source;
+  s->tag = tag;
+  s->p2p.complete = true;
+  *request = s->handle;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Recv_init = PMPI_Recv_init
+
+int PMPI_Start(MPI_Request* request) {
+  require_running("MPI_Start");
+  if (!request) return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start", "request is NULL");
+  return start("MPI_Start", *request);
+}
+#pragma weak MPI_Start = PMPI_Start
+
+int PMPI_Startall(int count, MPI_Request requests[]) {
+  require_running("MPI_Startall");
+  if (count < 0) return raise_error(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Startall", "count=%d is negative", count);
+  if (count > 0 && !requests)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Startall", "array_of_requests is NULL");
+  for (int i = 0; i < count; ++i)
+    if (int e = start("MPI_Startall", requests[i])) return e;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Startall = PMPI_Startall
+
+int PMPI_Request_free(MPI_Request* request) {
+  require_running("MPI_Request_free");
+  if (!request) return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "request is NULL");
+  Instance& in = instance();
+  core::RequestSlot* s = in.requests.find(*request);
+  if (!s)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "request=0x%x is not a valid request",
+                       static_cast<unsigned>(*request));
+  *request = MPI_REQUEST_NULL;
+  const bool pending = (!s->persistent || s->active) && !s->p2p.complete;
+  if (pending) {
+    s->user_freed = true;
+    s->p2p.on_complete = &release_when_complete;  // freed by the engine when it finishes
+  } else {
+    in.requests.release(s);
+  }
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Request_free = PMPI_Request_free
+
+int PMPI_Cancel(MPI_Request* request) {
+  require_running("MPI_Cancel");
+  if (!request) return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request is NULL");
+  core::RequestSlot* s = instance().requests.find(*request);
+  if (!s)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request=0x%x is not a valid request",
+                       static_cast<unsigned>(*request));
+  // Receives that have not matched are cancelled; a send is never cancelled here (MPI allows a
+  // cancel to fail: MPI_Test_cancelled then reports false).
+  if (s->op == core::RequestOp::recv && (!s->persistent || s->active)) instance().p2p->cancel_recv(s->p2p);
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Cancel = PMPI_Cancel
+
+int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  if (!status || !flag) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test_cancelled", "status or flag is NULL");
+  *flag = status->count_hi_and_cancelled & 1;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
+
+int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
+  require_running("MPI_Get_count");
+  if (!status || !count) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_count", "status or count is NULL");
+  std::size_t tsize;
+  if (int e = check_type("MPI_Get_count", MPI_COMM_WORLD, type, tsize)) return e;
+  const std::uint64_t bytes = status_bytes(status);
+  if (tsize == 0) {
+    *count = 0;
+  } else if (bytes % tsize != 0 || bytes / tsize > 0x7fffffffu) {
+    *count = MPI_UNDEFINED;
+  } else {
+    *count = static_cast<int>(bytes / tsize);
+  }
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Get_count = PMPI_Get_count
+
+int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype type, int* count) {
+  // For predefined types an element is the type itself.
+  return PMPI_Get_count(status, type, count);
+}
+#pragma weak MPI_Get_elements = PMPI_Get_elements
+
+int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype type, MPI_Count* count) {
+  require_running("MPI_Get_elements_x");
+  if (!status || !count)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements_x", "status or count is NULL");
+  std::size_t tsize;
+  if (int e = check_type("MPI_Get_elements_x", MPI_COMM_WORLD, type, tsize)) return e;
+  const std::uint64_t bytes = status_bytes(status);
+  *count = tsize == 0 ? 0 : (bytes % tsize ? MPI_UNDEFINED : static_cast<MPI_Count>(bytes / tsize));
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
+
+int PMPI_Status_set_cancelled(MPI_Status* status, int flag) {
+  if (!status) return MPI_ERR_ARG;
+  status->count_hi_and_cancelled = (status->count_hi_and_cancelled & ~1) | (flag ? 1 : 0);
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
+
+}  // extern "C"

@@ -1,0 +1,22 @@
+// Communicators: a context id, this rank's place in a group, and an error handler.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace railmpi::core {
+
+struct Communicator {
+  int handle = 0;
+  int context = 0;             // point-to-point context; collectives use context + 1
+  int rank = 0;                // this process's rank in the communicator
+  std::vector<int> job_ranks;  // rank in communicator -> job-wide rank
+  int errhandler = 0;
+  std::string name;
+
+  int size() const { return static_cast<int>(job_ranks.size()); }
+  int job_rank(int rank_in_comm) const { return job_ranks[static_cast<std::size_t>(rank_in_comm)]; }
+  int coll_context() const { return context + 1; }
+};
+
+}  // namespace railmpi::core

@@ -1,0 +1,229 @@
+// A single-producer single-consumer ring of 64-byte cells in shared memory.
+//
+// Memory of one ring (ring_memory_bytes()):
+//   offset 0                : RingControl (one cache line; `head` is written by the consumer only)
+//   offset kRingCellsOffset : cell_count cells of 64 bytes (cell_count a power of two, >= 64)
+//
+// A frame takes one or more consecutive cells, never wrapping: the first cell starts with a
+// CellHeader (16 bytes) followed by the frame header and then the payload, all contiguous, so the
+// consumer hands out spans that point into the ring. When a frame does not fit before the end of
+// the ring, the producer places a skip marker in the remaining cells and writes the frame at cell 0.
+//
+// Publication: a frame is visible when the `seq` word of its first cell equals its absolute cell
+// position + 1 (release store, after all its bytes). The consumer polls only that word of its next
+// cell. To make sure a stale word (old payload bytes of an earlier lap) can never look valid, the
+// producer clears the seq word of the cell that follows each frame before publishing the frame;
+// that cell is always free because the producer keeps one spare cell.
+//
+// Flow control: the consumer counts consumed cells and publishes that count in RingControl::head
+// in batches (every cell_count/8 cells); the producer keeps a cached copy of head and reloads it
+// only when the ring looks full. No locks and no read-modify-write atomics.
+//
+// A frame is at most max_frame_cells() = cell_count/4 + 4 cells, so even with a skip and the
+// unpublished batch the producer always finds room once the consumer has drained the ring.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+namespace railmpi::device::shm {
+
+inline constexpr std::size_t kCellBytes = 64;
+inline constexpr std::size_t kCellHeaderBytes = 16;
+inline constexpr std::size_t kRingCellsOffset = 4096;  // cells start page aligned
+inline constexpr std::uint8_t kSkipMarker = 0xFF;      // CellHeader::header_len of a skip
+
+struct alignas(kCellBytes) Cell {
+  std::byte bytes[kCellBytes];
+};
+
+struct CellHeader {
+  std::uint64_t seq;          // absolute position + 1 once published; accessed atomically
+  std::uint32_t payload_len;  // bytes of payload
+  std::uint8_t header_len;    // bytes of frame header (<= 64), or kSkipMarker
+  std::uint8_t reserved[3];
+};
+static_assert(sizeof(CellHeader) == kCellHeaderBytes);
+
+struct alignas(kCellBytes) RingControl {
+  std::uint64_t head;  // cells consumed (published by the consumer); accessed atomically
+};
+
+// Bytes of shared memory one ring of `cell_count` cells needs.
+constexpr std::size_t ring_memory_bytes(std::size_t cell_count) {
+  return kRingCellsOffset + cell_count * kCellBytes;
+}
+
+// Cells one frame occupies.
+constexpr std::size_t frame_cells(std::size_t header_len, std::size_t payload_len) {
+  return (kCellHeaderBytes + header_len + payload_len + kCellBytes - 1) / kCellBytes;
+}
+
+constexpr std::size_t max_frame_cells(std::size_t cell_count) { return cell_count / 4 + 4; }
+
+// Largest payload with a full 64-byte header that always fits: the ring bytes / 4.
+constexpr std::size_t ring_max_payload(std::size_t cell_count) {
+  return cell_count * kCellBytes / 4;
+}
+static_assert(frame_cells(64, ring_max_payload(64)) <= max_frame_cells(64));
+
+namespace detail {
+inline std::uint64_t load(const std::uint64_t& w, std::memory_order mo) {
+  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(w)).load(mo);
+}
+inline void store(std::uint64_t& w, std::uint64_t v, std::memory_order mo) {
+  std::atomic_ref<std::uint64_t>(w).store(v, mo);
+}
+inline CellHeader* header_of(Cell* c) { return reinterpret_cast<CellHeader*>(c); }
+}  // namespace detail
+
+class RingProducer {
+ public:
+  RingProducer() = default;
+  // `mem` is ring_memory_bytes(cell_count) bytes, zeroed when the ring is new.
+  void attach(void* mem, std::size_t cell_count) {
+    control_ = static_cast<RingControl*>(mem);
+    cells_ = reinterpret_cast<Cell*>(static_cast<std::byte*>(mem) + kRingCellsOffset);
+    count_ = cell_count;
+    mask_ = cell_count - 1;
+    max_cells_ = max_frame_cells(cell_count);
+    tail_ = 0;
+    cached_head_ = 0;
+  }
+  bool attached() const { return cells_ != nullptr; }
+  std::size_t cell_count() const { return count_; }
+  std::size_t max_cells() const { return max_cells_; }
+
+  // Copies the frame in and publishes it; false when there is not enough free space now.
+  // `publish` orders the final seq store (seq_cst when the caller checks a sleep flag after it).
+  // Precondition: header_len <= 64 and frame_cells(header_len, payload_len) <= max_frame_cells().
+  bool try_write(const std::byte* header, std::uint32_t header_len, const std::byte* payload,
+                 std::size_t payload_len,
+                 std::memory_order publish = std::memory_order_release) {
+    const std::size_t k = frame_cells(header_len, payload_len);
+    const std::size_t idx = tail_ & mask_;
+    const std::size_t skip = idx + k > count_ ? count_ - idx : 0;
+    if (!have_room(skip + k + 1, std::memory_order_acquire)) return false;
+
+    const std::uint64_t pos = tail_ + skip;  // position of the frame's first cell
+    Cell* first = &cells_[pos & mask_];
+    CellHeader* ch = detail::header_of(first);
+    ch->payload_len = static_cast<std::uint32_t>(payload_len);
+    ch->header_len = static_cast<std::uint8_t>(header_len);
+    std::byte* p = first->bytes + kCellHeaderBytes;
+    if (header_len) std::memcpy(p, header, header_len);
+    if (payload_len) std::memcpy(p + header_len, payload, payload_len);
+    // The cell after this frame becomes the consumer's next look-up: make sure it reads "empty".
+    const std::uint64_t next = pos + k;
+    detail::store(detail::header_of(&cells_[next & mask_])->seq, 0, std::memory_order_relaxed);
+    if (skip == 0) {
+      detail::store(ch->seq, pos + 1, publish);
+    } else {
+      detail::store(ch->seq, pos + 1, std::memory_order_release);
+      CellHeader* sk = detail::header_of(&cells_[idx]);
+      sk->payload_len = 0;
+      sk->header_len = kSkipMarker;
+      detail::store(sk->seq, tail_ + 1, publish);
+    }
+    tail_ = next;
+    return true;
+  }
+
+  // True when a frame of this size could be written now; reloads head with `mo`
+  // (seq_cst for the sleep re-check).
+  bool can_write(std::uint32_t header_len, std::size_t payload_len, std::memory_order mo) {
+    const std::size_t k = frame_cells(header_len, payload_len);
+    const std::size_t idx = tail_ & mask_;
+    const std::size_t skip = idx + k > count_ ? count_ - idx : 0;
+    cached_head_ = detail::load(control_->head, mo);
+    return tail_ + skip + k + 1 - cached_head_ <= count_;
+  }
+
+  std::uint64_t tail() const { return tail_; }
+
+ private:
+  bool have_room(std::size_t cells, std::memory_order mo) {
+    if (tail_ + cells - cached_head_ <= count_) return true;
+    cached_head_ = detail::load(control_->head, mo);
+    return tail_ + cells - cached_head_ <= count_;
+  }
+
+  RingControl* control_ = nullptr;
+  Cell* cells_ = nullptr;
+  std::size_t count_ = 0;
+  std::size_t mask_ = 0;
+  std::size_t max_cells_ = 0;
+  std::uint64_t tail_ = 0;         // next cell position to write
+  std::uint64_t cached_head_ = 0;  // last head value read from the consumer
+};
+
+class RingConsumer {
+ public:
+  RingConsumer() = default;
+  void attach(void* mem, std::size_t cell_count) {
+    control_ = static_cast<RingControl*>(mem);
+    cells_ = reinterpret_cast<Cell*>(static_cast<std::byte*>(mem) + kRingCellsOffset);
+    count_ = cell_count;
+    mask_ = cell_count - 1;
+    batch_ = cell_count / 8;
+    head_ = 0;
+    published_ = 0;
+  }
+  bool attached() const { return cells_ != nullptr; }
+
+  // True when the next cell holds a published frame (or skip marker). One load of one line.
+  bool ready(std::memory_order mo = std::memory_order_acquire) const {
+    return detail::load(detail::header_of(&cells_[head_ & mask_])->seq, mo) == head_ + 1;
+  }
+
+  struct DrainResult {
+    int frames = 0;
+    bool released = false;  // head was published (the producer may have got room)
+  };
+
+  // Delivers up to max_frames frames to f(header_span, payload_span). The spans point into the
+  // ring and stay valid only during the call. Cells are released after f returns.
+  template <class F>
+  DrainResult drain(F&& f, int max_frames) {
+    DrainResult r;
+    while (r.frames < max_frames) {
+      const std::size_t idx = head_ & mask_;
+      Cell* c = &cells_[idx];
+      CellHeader* ch = detail::header_of(c);
+      if (detail::load(ch->seq, std::memory_order_acquire) != head_ + 1) break;
+      const std::uint8_t hlen = ch->header_len;
+      if (hlen == kSkipMarker) {
+        head_ += count_ - idx;
+      } else {
+        const std::uint32_t plen = ch->payload_len;
+        const std::byte* p = c->bytes + kCellHeaderBytes;
+        f(std::span<const std::byte>(p, hlen), std::span<const std::byte>(p + hlen, plen));
+        head_ += frame_cells(hlen, plen);
+        ++r.frames;
+      }
+      if (head_ - published_ >= batch_) {
+        // seq_cst: the caller then checks the producer's sleep flag (Dekker pairing).
+        detail::store(control_->head, head_, std::memory_order_seq_cst);
+        published_ = head_;
+        r.released = true;
+      }
+    }
+    return r;
+  }
+
+  std::uint64_t head() const { return head_; }
+
+ private:
+  RingControl* control_ = nullptr;
+  Cell* cells_ = nullptr;
+  std::size_t count_ = 0;
+  std::size_t mask_ = 0;
+  std::size_t batch_ = 0;
+  std::uint64_t head_ = 0;       // next cell position to read
+  std::uint64_t published_ = 0;  // last value stored in control_->head
+};
+
+}  // namespace railmpi::device::shm

@@ -1,0 +1,368 @@
+#include "device/shm/shm_device.hpp"
+
+#include <linux/futex.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <climits>
+#include <cstring>
+#include <ctime>
+
+#include "base/log.hpp"
+
+namespace railmpi::device::shm {
+namespace {
+
+constexpr std::uint64_t kMagic = 0x52'61'69'6c'53'48'4d'31ULL;  // "RailSHM1"
+constexpr std::size_t kControlBytes = 4096;
+constexpr int kMaxFramesPerPeerPoll = 256;
+constexpr auto kLivenessPeriod = std::chrono::milliseconds(100);
+
+std::uint32_t load32(const std::uint32_t& w, std::memory_order mo) {
+  return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(w)).load(mo);
+}
+void store32(std::uint32_t& w, std::uint32_t v, std::memory_order mo) {
+  std::atomic_ref<std::uint32_t>(w).store(v, mo);
+}
+
+void futex_wake_all(std::uint32_t* addr) {
+  ::syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
+void futex_wait(std::uint32_t* addr, std::uint32_t expected, std::chrono::microseconds timeout) {
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(timeout.count() / 1000000);
+  ts.tv_nsec = static_cast<long>((timeout.count() % 1000000) * 1000);
+  ::syscall(SYS_futex, addr, FUTEX_WAIT, expected, &ts, nullptr, 0);
+}
+
+std::size_t round_ring_bytes(std::size_t requested) {
+  std::size_t r = 4096;
+  const std::size_t cap = std::size_t(1) << 30;
+  while (r * 2 <= requested && r < cap) r *= 2;
+  return r;
+}
+
+std::string sanitize(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-';
+    out.push_back(ok ? c : '_');
+  }
+  if (out.size() > 200) out.resize(200);
+  return out;
+}
+
+struct Card {
+  std::string segment;
+  std::uint64_t pid = 0;
+  std::uint64_t probe_addr = 0;
+};
+
+bool parse_card(std::string_view text, Card& card) {
+  auto c1 = text.find(':');
+  if (c1 == std::string_view::npos) return false;
+  auto c2 = text.find(':', c1 + 1);
+  if (c2 == std::string_view::npos) return false;
+  card.segment = std::string(text.substr(0, c1));
+  auto pid_text = text.substr(c1 + 1, c2 - c1 - 1);
+  auto addr_text = text.substr(c2 + 1);
+  auto r1 = std::from_chars(pid_text.data(), pid_text.data() + pid_text.size(), card.pid);
+  auto r2 = std::from_chars(addr_text.data(), addr_text.data() + addr_text.size(),
+                            card.probe_addr, 16);
+  return r1.ec == std::errc() && r2.ec == std::errc() && !card.segment.empty();
+}
+
+}  // namespace
+
+ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
+                     const base::Settings& settings)
+    : my_rank_(my_rank),
+      job_size_(job_size),
+      job_id_(sanitize(job_id)),
+      ring_bytes_(round_ring_bytes(settings.shm_ring_bytes)),
+      max_payload_(ring_max_payload(ring_bytes_ / kCellBytes)),
+      eager_limit_(std::min(settings.shm_eager_limit, max_payload_)),
+      cma_allowed_(settings.shm_cma),
+      index_of_rank_(static_cast<std::size_t>(job_size > 0 ? job_size : 0), -1) {}
+
+ShmDevice::~ShmDevice() { shutdown(); }
+
+Figures ShmDevice::figures() const {
+  Figures f;
+  f.latency_us = 0.2;
+  f.bandwidth_mbs = 10000;
+  f.eager_limit = eager_limit_;
+  f.max_payload = max_payload_;
+  f.single_copy = single_copy_;
+  return f;
+}
+
+std::string ShmDevice::local_address() {
+  if (!segment_.valid()) {
+    segment_name_ = "/railmpi-" + job_id_ + "-" + std::to_string(my_rank_);
+    std::string error;
+    segment_ = SharedMapping::create(segment_name_,
+                                     kControlBytes + std::size_t(job_size_) * slot_bytes(), &error);
+    if (!segment_.valid()) base::fatal("shm device: %s", error.c_str());
+    unlinked_ = false;
+    SegmentControl* c = my_ctrl();
+    const pid_t pid = ::getpid();
+    probe_word_ = kMagic ^ (std::uint64_t(pid) << 20) ^ reinterpret_cast<std::uintptr_t>(this);
+    c->ring_bytes = ring_bytes_;
+    c->probe_value = probe_word_;
+    c->job_size = static_cast<std::uint32_t>(job_size_);
+    c->pid = static_cast<std::uint32_t>(pid);
+    std::atomic_ref<std::uint64_t>(c->magic).store(kMagic, std::memory_order_release);
+#ifdef PR_SET_PTRACER
+    // With Yama ptrace_scope=1 only ancestors may read our memory: let the peers do it.
+    if (cma_allowed_) ::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+  }
+  char addr[32];
+  auto r = std::to_chars(addr, addr + sizeof addr, reinterpret_cast<std::uintptr_t>(&probe_word_),
+                         16);
+  return segment_name_ + ":" + std::to_string(::getpid()) + ":" + std::string(addr, r.ptr);
+}
+
+void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap) {
+  if (!segment_.valid()) local_address();
+  const std::size_t cells = ring_bytes_ / kCellBytes;
+  peers_.clear();
+  peers_.reserve(peers.size());
+  for (const PeerAddress& pa : peers) {
+    if (pa.rank < 0 || pa.rank >= job_size_ || pa.rank == my_rank_) {
+      base::fatal("shm device: bad peer rank %d (job size %d, my rank %d)", pa.rank, job_size_,
+                  my_rank_);
+    }
+    Card card;
+    if (!parse_card(pa.address, card)) {
+      base::fatal("shm device: bad address '%s' of rank %d", pa.address.c_str(), pa.rank);
+    }
+    Peer& p = peers_.emplace_back();
+    p.rank = pa.rank;
+    p.pid = pa.pid > 0 ? pa.pid : static_cast<pid_t>(card.pid);
+    p.probe_addr = card.probe_addr;
+    std::string error;
+    p.ctrl_map = SharedMapping::open(card.segment, 0, kControlBytes, &error);
+    if (!p.ctrl_map.valid()) base::fatal("shm device: rank %d: %s", pa.rank, error.c_str());
+    p.ctrl = reinterpret_cast<SegmentControl*>(p.ctrl_map.data());
+    if (std::atomic_ref<std::uint64_t>(p.ctrl->magic).load(std::memory_order_acquire) != kMagic ||
+        p.ctrl->job_size != std::uint32_t(job_size_)) {
+      base::fatal("shm device: segment %s of rank %d is not a RailMPI segment of this job",
+                  card.segment.c_str(), pa.rank);
+    }
+    if (p.ctrl->ring_bytes != ring_bytes_) {
+      base::fatal("shm device: rank %d uses %llu-byte rings, this rank %zu "
+                  "(RAILMPI_SHM_RING_BYTES must be the same on every rank)",
+                  pa.rank, static_cast<unsigned long long>(p.ctrl->ring_bytes), ring_bytes_);
+    }
+    p.ring_map = SharedMapping::open(card.segment, slot_offset(my_rank_), slot_bytes(), &error);
+    if (!p.ring_map.valid()) base::fatal("shm device: rank %d: %s", pa.rank, error.c_str());
+    p.out.attach(p.ring_map.data(), cells);
+    p.in.attach(segment_.data() + slot_offset(pa.rank), cells);
+    index_of_rank_[std::size_t(pa.rank)] = static_cast<int>(peers_.size() - 1);
+  }
+
+  if (bootstrap.barrier) bootstrap.barrier(bootstrap.ctx);
+  // Every peer has mapped our segment: remove the name so nothing outlives the job.
+  std::string error;
+  if (!unlink_shared(segment_name_, &error)) base::log_error("shm device: %s", error.c_str());
+  unlinked_ = true;
+
+  // Single copy: read each peer's probe word from its private memory.
+  bool ok = cma_allowed_;
+  for (Peer& p : peers_) {
+    if (!ok) break;
+    std::uint64_t value = 0;
+    iovec local{&value, sizeof value};
+    iovec remote{reinterpret_cast<void*>(p.probe_addr), sizeof value};
+    ssize_t n = ::process_vm_readv(p.pid, &local, 1, &remote, 1, 0);
+    if (n != static_cast<ssize_t>(sizeof value) || value != p.ctrl->probe_value) {
+      if (n < 0) {
+        base::log_info("shm device: single copy off (process_vm_readv from rank %d: %s)", p.rank,
+                       std::strerror(errno));
+      }
+      ok = false;
+    }
+  }
+  single_copy_ = ok;
+  connected_ = true;
+  next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
+}
+
+inline void ShmDevice::ring_doorbell(Peer& p) {
+  // Pairs with the seq_cst store of `sleeping` + seq_cst re-check in the peer's wait().
+  if (load32(p.ctrl->sleeping, std::memory_order_seq_cst)) [[unlikely]] {
+    std::atomic_ref<std::uint32_t>(p.ctrl->doorbell).fetch_add(1, std::memory_order_seq_cst);
+    futex_wake_all(&p.ctrl->doorbell);
+  }
+}
+
+SendResult ShmDevice::send(int peer, SendOp& op) {
+  const int idx = (peer >= 0 && peer < job_size_) ? index_of_rank_[std::size_t(peer)] : -1;
+  if (idx < 0) [[unlikely]] {
+    if (handler_.on_peer_failed) {
+      handler_.on_peer_failed(handler_.ctx, peer, "rank is not served by the shm device");
+    }
+    return SendResult::done;
+  }
+  Peer& p = peers_[std::size_t(idx)];
+  if (op.header_len > kMaxHeader || op.payload_len > max_payload_) [[unlikely]] {
+    base::fatal("shm device: frame too large (header %u, payload %zu, max payload %zu)",
+                op.header_len, op.payload_len, max_payload_);
+  }
+  if (p.failed) [[unlikely]] return SendResult::done;  // already reported
+  if (p.qhead == nullptr &&
+      p.out.try_write(op.header.data(), op.header_len, op.payload, op.payload_len,
+                      std::memory_order_seq_cst)) [[likely]] {
+    ring_doorbell(p);
+    return SendResult::done;
+  }
+  op.next = nullptr;
+  op.progress = 0;
+  if (p.qtail) {
+    p.qtail->next = &op;
+  } else {
+    p.qhead = &op;
+  }
+  p.qtail = &op;
+  ++queued_;
+  return SendResult::queued;
+}
+
+int ShmDevice::advance_queue(Peer& p) {
+  int events = 0;
+  while (SendOp* op = p.qhead) {
+    if (!p.out.try_write(op->header.data(), op->header_len, op->payload, op->payload_len,
+                         std::memory_order_seq_cst)) {
+      break;
+    }
+    ring_doorbell(p);
+    p.qhead = op->next;
+    if (!p.qhead) p.qtail = nullptr;
+    op->next = nullptr;
+    --queued_;
+    ++events;
+    if (op->on_done) op->on_done(*op);  // may call send(): the queue is consistent here
+  }
+  return events;
+}
+
+int ShmDevice::poll() {
+  int events = 0;
+  if (handler_.on_frame) {
+    for (Peer& p : peers_) {
+      if (!p.in.ready()) continue;
+      auto r = p.in.drain(
+          [&](std::span<const std::byte> h, std::span<const std::byte> pl) {
+            handler_.on_frame(handler_.ctx, p.rank, h, pl);
+          },
+          kMaxFramesPerPeerPoll);
+      events += r.frames;
+      if (r.released) ring_doorbell(p);  // the peer may sleep waiting for room
+    }
+  }
+  if (queued_) {
+    for (Peer& p : peers_) {
+      if (p.qhead) events += advance_queue(p);
+    }
+  }
+  return events;
+}
+
+bool ShmDevice::anything_to_do(std::memory_order mo) {
+  for (Peer& p : peers_) {
+    if (p.in.ready(mo)) return true;
+    if (p.qhead && p.out.can_write(p.qhead->header_len, p.qhead->payload_len, mo)) return true;
+  }
+  return false;
+}
+
+void ShmDevice::fail_peer(Peer& p, const std::string& why) {
+  if (p.failed) return;
+  p.failed = true;
+  if (handler_.on_peer_failed) handler_.on_peer_failed(handler_.ctx, p.rank, why);
+  // Queued ops to a dead peer are finished (dropped) so their owners can release them.
+  while (SendOp* op = p.qhead) {
+    p.qhead = op->next;
+    if (!p.qhead) p.qtail = nullptr;
+    op->next = nullptr;
+    --queued_;
+    if (op->on_done) op->on_done(*op);
+  }
+}
+
+void ShmDevice::check_peers_alive() {
+  for (Peer& p : peers_) {
+    if (p.failed) continue;
+    if (::kill(p.pid, 0) != 0 && errno == ESRCH) {
+      fail_peer(p, "rank " + std::to_string(p.rank) + " (pid " + std::to_string(p.pid) +
+                       ") is gone");
+    }
+  }
+}
+
+void ShmDevice::wait(std::chrono::microseconds timeout) {
+  if (!connected_ || shut_down_ || timeout.count() <= 0) return;
+  auto now = std::chrono::steady_clock::now();
+  if (now >= next_liveness_check_) {
+    check_peers_alive();
+    next_liveness_check_ = now + kLivenessPeriod;
+  }
+  if (anything_to_do(std::memory_order_acquire)) return;
+  SegmentControl* c = my_ctrl();
+  const std::uint32_t bell = load32(c->doorbell, std::memory_order_seq_cst);
+  store32(c->sleeping, 1, std::memory_order_seq_cst);
+  if (!anything_to_do(std::memory_order_seq_cst)) {
+    auto until_check = std::chrono::duration_cast<std::chrono::microseconds>(
+        next_liveness_check_ - now);
+    if (until_check.count() < 1) until_check = std::chrono::microseconds(1);
+    futex_wait(&c->doorbell, bell, std::min(timeout, until_check));
+  }
+  store32(c->sleeping, 0, std::memory_order_relaxed);
+}
+
+bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
+  if (!single_copy_) return false;
+  const int idx = (peer >= 0 && peer < job_size_) ? index_of_rank_[std::size_t(peer)] : -1;
+  if (idx < 0) return false;
+  const pid_t pid = peers_[std::size_t(idx)].pid;
+  std::size_t done = 0;
+  while (done < dst.size()) {
+    iovec local{dst.data() + done, dst.size() - done};
+    iovec remote{reinterpret_cast<void*>(remote_addr + done), dst.size() - done};
+    ssize_t n = ::process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+void ShmDevice::shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  if (!unlinked_ && !segment_name_.empty()) unlink_shared(segment_name_, nullptr);
+  unlinked_ = true;
+  for (Peer& p : peers_) {
+    p.ctrl = nullptr;
+    p.ctrl_map.unmap();
+    p.ring_map.unmap();
+  }
+  peers_.clear();
+  std::fill(index_of_rank_.begin(), index_of_rank_.end(), -1);
+  segment_.unmap();
+  queued_ = 0;
+  connected_ = false;
+}
+
+}  // namespace railmpi::device::shm

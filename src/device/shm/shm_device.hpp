@@ -1,0 +1,108 @@
+// The shm device: frames between ranks of one node through per-pair shared-memory rings.
+//
+// Each rank owns one POSIX shared-memory segment ("/railmpi-<job>-<rank>") that holds its
+// INBOUND rings, one slot per job rank (the file is sparse: only rings of node-local peers are
+// ever touched), plus a control page (doorbell futex, sleeping flag, CMA probe value).
+// A rank writes to peer P in the slot of P's segment indexed by its own rank.
+//
+// Address card (local_address()): "<segment name>:<pid>:<hex address of CMA probe word>".
+// connect() maps the control page and this rank's slot of every peer segment, calls
+// bootstrap.barrier() exactly once, then shm_unlink()s its own segment, so nothing is left in
+// /dev/shm whatever happens later.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/settings.hpp"
+#include "device/device.hpp"
+#include "device/shm/ring.hpp"
+#include "device/shm/segment.hpp"
+
+namespace railmpi::device::shm {
+
+// Page 0 of every segment. Fields written by one side only; sleeping and doorbell on their own
+// cache lines (senders read `sleeping` on every send).
+struct alignas(64) SegmentControl {
+  std::uint64_t magic;
+  std::uint64_t ring_bytes;
+  std::uint64_t probe_value;  // value of the owner's CMA probe word
+  std::uint32_t job_size;
+  std::uint32_t pid;
+  alignas(64) std::uint32_t sleeping;  // 1 while the owner is (about to be) in FUTEX_WAIT
+  alignas(64) std::uint32_t doorbell;  // futex word: senders add 1 and wake the owner
+};
+
+class ShmDevice final : public Device {
+ public:
+  ShmDevice(int my_rank, int job_size, std::string_view job_id, const base::Settings& settings);
+  ~ShmDevice() override;
+
+  std::string_view name() const override { return "shm"; }
+  Figures figures() const override;
+  std::string local_address() override;
+  void connect(std::span<const PeerAddress> peers, Bootstrap bootstrap) override;
+  void set_handler(FrameHandler handler) override { handler_ = handler; }
+  SendResult send(int peer, SendOp& op) override;
+  int poll() override;
+  void wait(std::chrono::microseconds timeout) override;
+  bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) override;
+  bool idle() const override { return queued_ == 0; }
+  void shutdown() override;
+
+  // Name of this rank's segment (for tests).
+  const std::string& segment_name() const { return segment_name_; }
+  // Ring size in force (settings rounded to a power of two, at least 4 KiB).
+  std::size_t ring_bytes() const { return ring_bytes_; }
+
+ private:
+  struct Peer {
+    int rank = -1;
+    pid_t pid = 0;
+    bool failed = false;
+    RingConsumer in;               // its ring in my segment
+    RingProducer out;              // my ring in its segment
+    SegmentControl* ctrl = nullptr;  // its control page
+    SendOp* qhead = nullptr;       // ops waiting for room, in order
+    SendOp* qtail = nullptr;
+    std::uint64_t probe_addr = 0;
+    SharedMapping ctrl_map;
+    SharedMapping ring_map;
+  };
+
+  std::size_t slot_bytes() const { return ring_memory_bytes(ring_bytes_ / kCellBytes); }
+  std::size_t slot_offset(int rank) const { return 4096 + std::size_t(rank) * slot_bytes(); }
+  SegmentControl* my_ctrl() const { return reinterpret_cast<SegmentControl*>(segment_.data()); }
+  void ring_doorbell(Peer& p);
+  int advance_queue(Peer& p);
+  bool anything_to_do(std::memory_order mo);
+  void check_peers_alive();
+  void fail_peer(Peer& p, const std::string& why);
+
+  int my_rank_;
+  int job_size_;
+  std::string job_id_;
+  std::size_t ring_bytes_;
+  std::size_t max_payload_;
+  std::size_t eager_limit_;
+  bool cma_allowed_;
+  bool single_copy_ = false;
+  bool connected_ = false;
+  bool unlinked_ = true;
+  bool shut_down_ = false;
+  std::size_t queued_ = 0;
+  std::string segment_name_;
+  SharedMapping segment_;
+  std::vector<Peer> peers_;
+  std::vector<int> index_of_rank_;  // job rank -> index in peers_, -1 when not served
+  FrameHandler handler_{};
+  std::chrono::steady_clock::time_point next_liveness_check_{};
+  alignas(64) std::uint64_t probe_word_ = 0;  // read by peers with process_vm_readv
+};
+
+}  // namespace railmpi::device::shm

@@ -1,0 +1,629 @@
+#include "device/tcp/tcp_device.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "base/log.hpp"
+#include "device/tcp/net.hpp"
+#include "device/tcp/wire.hpp"
+
+namespace railmpi::device::tcp {
+namespace {
+
+// Estimates, not measurements: loopback/10GbE-class TCP. The multi-method layer only compares
+// them with other devices' figures.
+constexpr double kLatencyUs = 10.0;
+constexpr double kBandwidthMBs = 2000.0;
+constexpr std::size_t kMaxPayload = 1 << 20;
+
+constexpr int kMaxEvents = 64;
+constexpr int kSendBatch = 16;   // ops gathered into one sendmsg
+constexpr int kReadRounds = 16;  // reads per connection per poll (fairness between peers)
+
+constexpr std::size_t frame_bytes(const SendOp& op) {
+  return sizeof(wire::Prefix) + op.header_len + op.payload_len;
+}
+
+wire::Prefix make_prefix(const SendOp& op) {
+  return wire::Prefix{htonl(op.header_len), htonl(static_cast<std::uint32_t>(op.payload_len))};
+}
+
+// iovecs for the unsent part of `op` (prefix + header + payload after op.progress bytes).
+int add_iov(const SendOp& op, const wire::Prefix& prefix, iovec* iov) {
+  std::size_t skip = op.progress;
+  int n = 0;
+  auto add = [&](const void* base, std::size_t len) {
+    if (skip >= len) {
+      skip -= len;
+      return;
+    }
+    iov[n++] = iovec{const_cast<char*>(static_cast<const char*>(base)) + skip, len - skip};
+    skip = 0;
+  };
+  add(&prefix, sizeof prefix);
+  add(op.header.data(), op.header_len);
+  add(op.payload, op.payload_len);
+  return n;
+}
+
+ssize_t send_iov(int fd, iovec* iov, int n) {
+  msghdr msg{};
+  msg.msg_iov = iov;
+  msg.msg_iovlen = static_cast<std::size_t>(n);
+  for (;;) {
+    const ssize_t r = ::sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (r >= 0 || errno != EINTR) return r;
+  }
+}
+
+bool would_block(int err) { return err == EAGAIN || err == EWOULDBLOCK; }
+
+// Writes all of a small handshake message to a fresh socket (fits in any socket buffer).
+bool send_small(int fd, const void* data, std::size_t len) {
+  for (;;) {
+    const ssize_t r = ::send(fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (r >= 0) return static_cast<std::size_t>(r) == len;
+    if (errno != EINTR) return false;
+  }
+}
+
+}  // namespace
+
+TcpDevice::TcpDevice(int my_rank, int job_size, const base::Settings& settings)
+    : my_rank_(my_rank),
+      peers_(static_cast<std::size_t>(job_size)),
+      eager_limit_(settings.tcp_eager_limit),
+      interface_(settings.tcp_interface) {
+  if (my_rank < 0 || my_rank >= job_size)
+    base::fatal("tcp device: rank %d outside job of size %d", my_rank, job_size);
+  for (int r = 0; r < job_size; ++r) peers_[static_cast<std::size_t>(r)].rank = r;
+  epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+  if (epoll_fd_ < 0) base::fatal("tcp device: epoll_create1: %s", net::errno_text(errno).c_str());
+}
+
+TcpDevice::~TcpDevice() {
+  // No goodbye: an abrupt end, as if the process had died (shutdown() is the clean way).
+  for (auto& conn : conns_)
+    if (conn->fd >= 0) ::close(conn->fd);
+  if (listen_fd_ >= 0) ::close(listen_fd_);
+  if (epoll_fd_ >= 0) ::close(epoll_fd_);
+}
+
+Figures TcpDevice::figures() const {
+  Figures f;
+  f.latency_us = kLatencyUs;
+  f.bandwidth_mbs = kBandwidthMBs;
+  f.eager_limit = eager_limit_;
+  f.max_payload = kMaxPayload;
+  f.single_copy = false;
+  return f;
+}
+
+std::string TcpDevice::local_address() {
+  if (listen_fd_ >= 0) return address_;
+  in_addr ip{};
+  std::string error;
+  if (!net::choose_listen_address(interface_, ip, error))
+    base::fatal("tcp device: %s", error.c_str());
+
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) base::fatal("tcp device: socket: %s", net::errno_text(errno).c_str());
+  net::set_buffers(fd);  // inherited by accepted sockets
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr = ip;
+  addr.sin_port = 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    char text[INET_ADDRSTRLEN] = {};
+    inet_ntop(AF_INET, &ip, text, sizeof text);
+    base::fatal("tcp device: cannot listen on %s: %s", text, net::errno_text(errno).c_str());
+  }
+  if (::listen(fd, SOMAXCONN) != 0)
+    base::fatal("tcp device: listen: %s", net::errno_text(errno).c_str());
+  socklen_t len = sizeof addr;
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
+    base::fatal("tcp device: getsockname: %s", net::errno_text(errno).c_str());
+
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.ptr = nullptr;  // nullptr marks the listener
+  if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0)
+    base::fatal("tcp device: epoll_ctl: %s", net::errno_text(errno).c_str());
+  listen_fd_ = fd;
+  address_ = net::format_endpoint(addr);
+  return address_;
+}
+
+void TcpDevice::connect(std::span<const PeerAddress> peers, Bootstrap /*bootstrap*/) {
+  // Connections are lazy: nothing to agree on, so no barrier (0 calls on every rank).
+  for (const PeerAddress& pa : peers) {
+    if (pa.rank < 0 || pa.rank >= static_cast<int>(peers_.size()) || pa.rank == my_rank_) continue;
+    Peer& peer = peers_[static_cast<std::size_t>(pa.rank)];
+    peer.address = pa.address;
+    peer.known = net::parse_endpoint(pa.address, peer.addr);
+    if (!peer.known)
+      base::log_error("tcp device: rank %d has a malformed address '%s'", pa.rank,
+                      pa.address.c_str());
+  }
+}
+
+// ---- connections -------------------------------------------------------------------------
+
+Conn* TcpDevice::add_conn(int fd, Role role, int peer, unsigned events) {
+  auto conn = std::make_unique<Conn>();
+  conn->fd = fd;
+  conn->role = role;
+  conn->peer = peer;
+  conn->out_armed = (events & EPOLLOUT) != 0;
+  epoll_event ev{};
+  ev.events = events;
+  ev.data.ptr = conn.get();
+  if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0)
+    base::fatal("tcp device: epoll_ctl: %s", net::errno_text(errno).c_str());
+  conns_.push_back(std::move(conn));
+  return conns_.back().get();
+}
+
+void TcpDevice::close_conn(Conn* conn) {
+  if (conn == nullptr || conn->role == Role::dead) return;
+  epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, conn->fd, nullptr);
+  ::close(conn->fd);
+  conn->fd = -1;
+  conn->role = Role::dead;
+  ++dead_conns_;  // freed at the end of poll(): events of this round may still point at it
+}
+
+void TcpDevice::set_out_armed(Conn* conn, bool armed) {
+  if (conn->role == Role::dead || conn->out_armed == armed) return;
+  epoll_event ev{};
+  ev.events = EPOLLIN | (armed ? EPOLLOUT : 0u);
+  ev.data.ptr = conn;
+  epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, conn->fd, &ev);
+  conn->out_armed = armed;
+}
+
+void TcpDevice::start_connect(Peer& peer) {
+  if (!peer.known) {
+    fail_peer(peer, "no address for rank " + std::to_string(peer.rank) +
+                        (peer.address.empty() ? std::string(" (not given to connect())")
+                                              : " (malformed: '" + peer.address + "')"));
+    return;
+  }
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    fail_peer(peer, "connection to rank " + std::to_string(peer.rank) + " (" + peer.address +
+                        ") failed: socket: " + net::errno_text(errno));
+    return;
+  }
+  net::set_nodelay(fd);
+  net::set_buffers(fd);
+  int r;
+  do {
+    r = ::connect(fd, reinterpret_cast<const sockaddr*>(&peer.addr), sizeof peer.addr);
+  } while (r != 0 && errno == EINTR);
+  if (r != 0 && errno != EINPROGRESS) {
+    const int err = errno;
+    ::close(fd);
+    fail_peer(peer, "connection to rank " + std::to_string(peer.rank) + " (" + peer.address +
+                        ") failed: " + net::errno_text(err));
+    return;
+  }
+  // Completion (even an immediate one) is seen as EPOLLOUT in poll().
+  peer.outgoing = add_conn(fd, Role::connecting, peer.rank, EPOLLOUT);
+}
+
+int TcpDevice::accept_all() {
+  for (;;) {
+    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      break;  // EAGAIN, or out of descriptors (retried at the next poll)
+    }
+    net::set_nodelay(fd);
+    add_conn(fd, Role::accepting, -1, EPOLLIN);
+  }
+  return 0;  // connections are not frames or finished ops
+}
+
+void TcpDevice::on_connected(Conn* conn) {
+  Peer& peer = peers_[static_cast<std::size_t>(conn->peer)];
+  int err = 0;
+  socklen_t len = sizeof err;
+  if (getsockopt(conn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+  if (err == 0) {
+    const wire::Hello hello{htonl(wire::kMagic), htonl(static_cast<std::uint32_t>(my_rank_))};
+    if (send_small(conn->fd, &hello, sizeof hello)) {
+      conn->role = Role::await_ack;
+      set_out_armed(conn, false);
+      return;
+    }
+    err = errno;
+  }
+  fail_peer(peer, "connection to rank " + std::to_string(peer.rank) + " (" + peer.address +
+                      ") failed: " + net::errno_text(err));
+}
+
+int TcpDevice::on_ack(Conn* conn) {
+  Peer& peer = peers_[static_cast<std::size_t>(conn->peer)];
+  while (conn->hs_got < sizeof(wire::Ack)) {
+    const ssize_t r = ::recv(conn->fd, conn->hs.data() + conn->hs_got,
+                             sizeof(wire::Ack) - conn->hs_got, MSG_DONTWAIT);
+    if (r > 0) {
+      conn->hs_got += static_cast<std::size_t>(r);
+      continue;
+    }
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && would_block(errno)) return 0;
+    fail_peer(peer, reset_text(peer, r == 0 ? std::string("end of file during handshake")
+                                            : net::errno_text(errno)));
+    return 0;
+  }
+  wire::Ack ack;
+  std::memcpy(&ack, conn->hs.data(), sizeof ack);
+  if (ntohl(ack.magic) != wire::kMagic) {
+    fail_peer(peer, reset_text(peer, "protocol error (bad handshake)"));
+    return 0;
+  }
+  peer.outgoing = nullptr;
+  if (ntohl(ack.accepted) == 0) {
+    // Lost the tie-break: the lower rank's own connection will arrive and carry the frames.
+    close_conn(conn);
+    peer.rejected = true;
+    return 0;
+  }
+  conn->role = Role::data;
+  conn->in.init();
+  peer.active = conn;
+  int events = flush(peer);
+  if (conn->role == Role::data) events += read_frames(conn);
+  return events;
+}
+
+int TcpDevice::on_hello(Conn* conn) {
+  while (conn->hs_got < sizeof(wire::Hello)) {
+    const ssize_t r = ::recv(conn->fd, conn->hs.data() + conn->hs_got,
+                             sizeof(wire::Hello) - conn->hs_got, MSG_DONTWAIT);
+    if (r > 0) {
+      conn->hs_got += static_cast<std::size_t>(r);
+      continue;
+    }
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && would_block(errno)) return 0;
+    close_conn(conn);  // not identified yet: nobody to report
+    return 0;
+  }
+  wire::Hello hello;
+  std::memcpy(&hello, conn->hs.data(), sizeof hello);
+  const auto rank = static_cast<int>(ntohl(hello.rank));
+  if (ntohl(hello.magic) != wire::kMagic || rank < 0 || rank >= static_cast<int>(peers_.size()) ||
+      rank == my_rank_) {
+    close_conn(conn);
+    return 0;
+  }
+  Peer& peer = peers_[static_cast<std::size_t>(rank)];
+  bool accept;
+  if (peer.failed || peer.closed || peer.active != nullptr)
+    accept = false;
+  else if (peer.outgoing != nullptr)
+    accept = rank < my_rank_;  // simultaneous connect: the lower rank's connection wins
+  else
+    accept = true;
+
+  const wire::Ack ack{htonl(wire::kMagic), htonl(accept ? 1u : 0u)};
+  const bool sent = send_small(conn->fd, &ack, sizeof ack);
+  if (!accept || !sent) {
+    // A rejected connection: the Ack went out, and the initiator sends nothing before it, so
+    // closing here ends the stream cleanly (FIN after the Ack).
+    close_conn(conn);
+    return 0;
+  }
+  if (peer.outgoing != nullptr) {
+    close_conn(peer.outgoing);  // our attempt loses; the peer rejects it or finds it closed
+    peer.outgoing = nullptr;
+  }
+  if (peer.address.empty()) {
+    sockaddr_in from{};
+    socklen_t len = sizeof from;
+    if (getpeername(conn->fd, reinterpret_cast<sockaddr*>(&from), &len) == 0)
+      peer.address = net::format_endpoint(from);
+  }
+  conn->peer = rank;
+  conn->role = Role::data;
+  conn->in.init();
+  peer.active = conn;
+  int events = flush(peer);
+  if (conn->role == Role::data) events += read_frames(conn);
+  return events;
+}
+
+// ---- sending -----------------------------------------------------------------------------
+
+void TcpDevice::enqueue(Peer& peer, SendOp& op) {
+  op.next = nullptr;
+  if (peer.tail != nullptr)
+    peer.tail->next = &op;
+  else
+    peer.head = &op;
+  peer.tail = &op;
+  ++queued_;
+}
+
+SendOp* TcpDevice::pop(Peer& peer) {
+  SendOp* op = peer.head;
+  peer.head = op->next;
+  if (peer.head == nullptr) peer.tail = nullptr;
+  op->next = nullptr;
+  --queued_;
+  return op;
+}
+
+SendResult TcpDevice::send(int peer_rank, SendOp& op) {
+  if (peer_rank < 0 || peer_rank >= static_cast<int>(peers_.size()) || peer_rank == my_rank_)
+    base::fatal("tcp device: send to invalid rank %d", peer_rank);
+  if (op.header_len > kMaxHeader || op.payload_len > wire::kWireMaxPayload)
+    base::fatal("tcp device: frame too large (header %u, payload %zu)", op.header_len,
+                op.payload_len);
+  Peer& peer = peers_[static_cast<std::size_t>(peer_rank)];
+  op.progress = 0;
+  op.next = nullptr;
+  if (shut_ || peer.failed || peer.closed) return SendResult::done;  // dropped; failure reported
+
+  if (peer.active != nullptr && peer.head == nullptr) {
+    const wire::Prefix prefix = make_prefix(op);
+    iovec iov[3];
+    const int n = add_iov(op, prefix, iov);
+    const ssize_t r = send_iov(peer.active->fd, iov, n);
+    if (r >= 0 && static_cast<std::size_t>(r) == frame_bytes(op)) return SendResult::done;
+    if (r < 0 && !would_block(errno)) {
+      fail_peer(peer, reset_text(peer, net::errno_text(errno)));
+      return SendResult::done;
+    }
+    op.progress = r > 0 ? static_cast<std::size_t>(r) : 0;
+    enqueue(peer, op);
+    set_out_armed(peer.active, true);
+    return SendResult::queued;
+  }
+
+  enqueue(peer, op);
+  if (peer.active == nullptr && peer.outgoing == nullptr && !peer.rejected) start_connect(peer);
+  return SendResult::queued;
+}
+
+int TcpDevice::flush(Peer& peer) {
+  Conn* conn = peer.active;
+  int finished = 0;
+  while (peer.head != nullptr && conn->role == Role::data) {
+    wire::Prefix prefixes[kSendBatch];
+    iovec iov[kSendBatch * 3];
+    int niov = 0;
+    std::size_t want = 0;
+    int k = 0;
+    for (SendOp* op = peer.head; op != nullptr && k < kSendBatch; op = op->next, ++k) {
+      prefixes[k] = make_prefix(*op);
+      niov += add_iov(*op, prefixes[k], iov + niov);
+      want += frame_bytes(*op) - op->progress;
+    }
+    const ssize_t r = send_iov(conn->fd, iov, niov);
+    if (r < 0) {
+      if (would_block(errno)) break;
+      fail_peer(peer, reset_text(peer, net::errno_text(errno)));
+      return finished;
+    }
+    std::size_t left = static_cast<std::size_t>(r);
+    while (left > 0) {
+      SendOp* op = peer.head;
+      const std::size_t rest = frame_bytes(*op) - op->progress;
+      if (left < rest) {
+        op->progress += left;
+        break;
+      }
+      left -= rest;
+      pop(peer);
+      op->progress = frame_bytes(*op);
+      ++finished;
+      if (op->on_done != nullptr) op->on_done(*op);  // may send() again (appends or writes)
+    }
+    if (static_cast<std::size_t>(r) < want) break;  // socket buffer full
+  }
+  if (conn->role == Role::data) set_out_armed(conn, peer.head != nullptr);
+  return finished;
+}
+
+// ---- receiving ---------------------------------------------------------------------------
+
+int TcpDevice::read_frames(Conn* conn) {
+  Peer& peer = peers_[static_cast<std::size_t>(conn->peer)];
+  RecvBuffer& in = conn->in;
+  int delivered = 0;
+  for (int round = 0; round < kReadRounds; ++round) {
+    // Room for the whole current frame, so a big payload arrives in few large reads.
+    std::size_t need = sizeof(wire::Prefix);
+    if (in.available() >= sizeof(wire::Prefix)) {
+      wire::Prefix p;
+      std::memcpy(&p, in.read_ptr(), sizeof p);
+      const std::uint32_t hl = ntohl(p.header_len);
+      if (hl != wire::kByeHeaderLen) need += hl + std::size_t{ntohl(p.payload_len)};
+    }
+    in.make_room(need);
+    const std::size_t space = in.space();
+    const ssize_t r = ::recv(conn->fd, in.write_ptr(), space, MSG_DONTWAIT);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      if (would_block(errno)) break;
+      fail_peer(peer, reset_text(peer, net::errno_text(errno)));
+      return delivered;
+    }
+    if (r == 0) {
+      fail_peer(peer, reset_text(peer, "end of file (the peer closed the connection)"));
+      return delivered;
+    }
+    in.produced(static_cast<std::size_t>(r));
+
+    while (in.available() >= sizeof(wire::Prefix)) {
+      wire::Prefix p;
+      std::memcpy(&p, in.read_ptr(), sizeof p);
+      const std::uint32_t hl = ntohl(p.header_len);
+      const std::uint32_t pl = ntohl(p.payload_len);
+      if (hl == wire::kByeHeaderLen) return delivered + peer_said_bye(peer);
+      if (hl > kMaxHeader || pl > wire::kWireMaxPayload) {
+        fail_peer(peer, reset_text(peer, "protocol error (bad frame prefix)"));
+        return delivered;
+      }
+      const std::size_t total = sizeof(wire::Prefix) + hl + pl;
+      if (in.available() < total) break;
+      const std::byte* h = in.read_ptr() + sizeof(wire::Prefix);
+      if (handler_.on_frame != nullptr)
+        handler_.on_frame(handler_.ctx, peer.rank, std::span<const std::byte>(h, hl),
+                          std::span<const std::byte>(h + hl, pl));
+      ++delivered;
+      // The handler may have sent, and a failed send closes this connection.
+      if (conn->role != Role::data) return delivered;
+      in.consumed(total);
+    }
+    if (static_cast<std::size_t>(r) < space) break;  // drained
+  }
+  return delivered;
+}
+
+int TcpDevice::peer_said_bye(Peer& peer) {
+  peer.closed = true;
+  close_conn(peer.active);
+  peer.active = nullptr;
+  return finish_queue(peer);
+}
+
+// ---- failures ----------------------------------------------------------------------------
+
+std::string TcpDevice::reset_text(const Peer& peer, const std::string& cause) const {
+  return "connection to rank " + std::to_string(peer.rank) + " (" + peer.address +
+         ") reset: " + cause;
+}
+
+void TcpDevice::fail_peer(Peer& peer, std::string why) {
+  if (peer.failed || peer.closed || shut_) return;
+  peer.failed = true;
+  close_conn(peer.active);
+  close_conn(peer.outgoing);
+  peer.active = nullptr;
+  peer.outgoing = nullptr;
+  // Reported from poll(), never from inside send(): the caller may be in the middle of an update.
+  pending_failures_.emplace_back(peer.rank, std::move(why));
+}
+
+int TcpDevice::finish_queue(Peer& peer) {
+  int n = 0;
+  while (peer.head != nullptr) {
+    SendOp* op = pop(peer);
+    ++n;
+    if (op->on_done != nullptr) op->on_done(*op);
+  }
+  return n;
+}
+
+int TcpDevice::report_failures() {
+  int events = 0;
+  while (!pending_failures_.empty()) {
+    std::vector<std::pair<int, std::string>> batch;
+    batch.swap(pending_failures_);
+    for (auto& [rank, why] : batch) {
+      if (handler_.on_peer_failed != nullptr) handler_.on_peer_failed(handler_.ctx, rank, why);
+      ++events;
+      events += finish_queue(peers_[static_cast<std::size_t>(rank)]);
+    }
+  }
+  return events;
+}
+
+// ---- progress ----------------------------------------------------------------------------
+
+int TcpDevice::poll() {
+  if (shut_) return 0;
+  int events = 0;
+  epoll_event ev[kMaxEvents];
+  const int n = epoll_wait(epoll_fd_, ev, kMaxEvents, 0);
+  for (int i = 0; i < n; ++i) {
+    if (ev[i].data.ptr == nullptr) {
+      events += accept_all();
+      continue;
+    }
+    auto* conn = static_cast<Conn*>(ev[i].data.ptr);
+    const std::uint32_t e = ev[i].events;
+    switch (conn->role) {
+      case Role::connecting:
+        on_connected(conn);
+        break;
+      case Role::await_ack:
+        events += on_ack(conn);
+        break;
+      case Role::accepting:
+        events += on_hello(conn);
+        break;
+      case Role::data:
+        if (e & (EPOLLIN | EPOLLHUP | EPOLLERR)) events += read_frames(conn);
+        if ((e & EPOLLOUT) && conn->role == Role::data)
+          events += flush(peers_[static_cast<std::size_t>(conn->peer)]);
+        break;
+      case Role::dead:
+        break;
+    }
+  }
+  if (!pending_failures_.empty()) events += report_failures();
+  if (dead_conns_ > 0) {
+    std::erase_if(conns_, [](const std::unique_ptr<Conn>& c) { return c->role == Role::dead; });
+    dead_conns_ = 0;
+  }
+  return events;
+}
+
+void TcpDevice::wait(std::chrono::microseconds timeout) {
+  if (shut_ || !pending_failures_.empty() || timeout.count() <= 0) return;
+  epoll_event ev;
+  const timespec ts{static_cast<time_t>(timeout.count() / 1000000),
+                    static_cast<long>(timeout.count() % 1000000) * 1000};
+  // Level-triggered: waiting does not consume the readiness poll() will see.
+  if (epoll_pwait2(epoll_fd_, &ev, 1, &ts, nullptr) >= 0 || errno != ENOSYS) return;
+  const auto ms = (timeout.count() + 999) / 1000;
+  epoll_wait(epoll_fd_, &ev, 1, static_cast<int>(std::min<long long>(ms, 1 << 30)));
+}
+
+void TcpDevice::shutdown() {
+  if (shut_) return;
+  shut_ = true;
+  const wire::Prefix bye{htonl(wire::kByeHeaderLen), 0};
+  for (Peer& peer : peers_) {
+    Conn* conn = peer.active;
+    // Goodbye only on a frame boundary (an op half-written at shutdown cannot be finished).
+    if (conn != nullptr && (peer.head == nullptr || peer.head->progress == 0)) {
+      send_small(conn->fd, &bye, sizeof bye);
+      // Drain what arrived, so close() ends with FIN rather than a reset that could destroy
+      // the goodbye in flight.
+      char sink[4096];
+      while (::recv(conn->fd, sink, sizeof sink, MSG_DONTWAIT) > 0) {
+      }
+    }
+    peer.head = peer.tail = nullptr;  // abandoned, on_done not called
+    peer.active = peer.outgoing = nullptr;
+  }
+  queued_ = 0;
+  for (auto& conn : conns_) close_conn(conn.get());
+  conns_.clear();
+  dead_conns_ = 0;
+  pending_failures_.clear();
+  if (listen_fd_ >= 0) {
+    epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
+    ::close(listen_fd_);
+    listen_fd_ = -1;
+  }
+}
+
+}  // namespace railmpi::device::tcp

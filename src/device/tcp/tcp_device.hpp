@@ -1,0 +1,91 @@
+// The tcp device: frames over one TCP connection per pair of ranks.
+//
+// Start-up: local_address() opens a non-blocking listening socket (port chosen by the kernel) on
+// RAILMPI_TCP_INTERFACE or the host's first non-loopback IPv4 address that is up (127.0.0.1 when
+// there is none). connect() only records the peers' addresses and calls bootstrap.barrier()
+// ZERO times on every rank: connections are made lazily on the first send to a peer.
+//
+// Handshake: the connecting rank sends Hello{rank}, the accepting rank answers Ack{accepted}.
+// When two ranks connect to each other at the same time, the connection opened by the LOWER rank
+// wins: the lower rank rejects the higher rank's attempt, the higher rank accepts the lower's and
+// drops its own. Frames wait in the peer's send queue until a connection is accepted and are only
+// ever written on that one connection, so none is lost or reordered.
+//
+// Failures: reset, broken pipe or end of file on a connection (or a refused connect) before
+// shutdown() is reported once through on_peer_failed, at the next poll(). Queued ops to that peer
+// are then finished (on_done called, the data dropped) so their owners can release them; later
+// sends to the peer are dropped and return done. shutdown() says goodbye on every connection, so
+// the other side does not report the end of file as a failure; destroying the device without
+// shutdown() closes the sockets abruptly (the peers see a failure, as if the process died).
+// Ops still queued at shutdown() are abandoned (on_done is not called).
+#pragma once
+
+#include <netinet/in.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/settings.hpp"
+#include "device/device.hpp"
+#include "device/tcp/connection.hpp"
+
+namespace railmpi::device::tcp {
+
+class TcpDevice final : public Device {
+ public:
+  TcpDevice(int my_rank, int job_size, const base::Settings& settings);
+  ~TcpDevice() override;
+
+  std::string_view name() const override { return "tcp"; }
+  Figures figures() const override;
+  std::string local_address() override;
+  void connect(std::span<const PeerAddress> peers, Bootstrap bootstrap) override;
+  void set_handler(FrameHandler handler) override { handler_ = handler; }
+  SendResult send(int peer, SendOp& op) override;
+  int poll() override;
+  void wait(std::chrono::microseconds timeout) override;
+  bool idle() const override { return queued_ == 0; }
+  void shutdown() override;
+
+ private:
+  Conn* add_conn(int fd, Role role, int peer, unsigned events);
+  void close_conn(Conn* conn);
+  void set_out_armed(Conn* conn, bool armed);
+
+  void enqueue(Peer& peer, SendOp& op);
+  SendOp* pop(Peer& peer);
+  int flush(Peer& peer);  // writes queued ops of the peer's active connection; ops finished
+
+  void start_connect(Peer& peer);
+  int accept_all();
+  void on_connected(Conn* conn);
+  int on_ack(Conn* conn);
+  int on_hello(Conn* conn);
+  int read_frames(Conn* conn);
+  int peer_said_bye(Peer& peer);
+
+  // Records a failure (reported at the end of the next poll()); closes the peer's sockets.
+  void fail_peer(Peer& peer, std::string why);
+  std::string reset_text(const Peer& peer, const std::string& cause) const;
+  int report_failures();
+  int finish_queue(Peer& peer);  // on_done for every queued op (data dropped)
+
+  const int my_rank_;
+  std::vector<Peer> peers_;
+  const std::size_t eager_limit_;
+  const std::string interface_;
+  FrameHandler handler_{};
+
+  int epoll_fd_ = -1;
+  int listen_fd_ = -1;
+  std::string address_;
+  std::vector<std::unique_ptr<Conn>> conns_;
+  std::size_t dead_conns_ = 0;
+  std::size_t queued_ = 0;  // ops in all send queues
+  std::vector<std::pair<int, std::string>> pending_failures_;
+  bool shut_ = false;
+};
+
+}  // namespace railmpi::device::tcp

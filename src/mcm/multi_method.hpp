@@ -1,0 +1,80 @@
+// The multi-method layer: for every peer, the route (device) that reaches it best.
+//
+// Devices report their figures; this layer picks, per peer, the reachable device with the lowest
+// latency (self for oneself, shm on node, tcp otherwise, unless RAILMPI_DEVICES restricts the
+// set). Above this layer nobody knows which device carries a frame; below it nobody knows MPI.
+// Sending is one indexed branch per frame: no virtual call on the hot path (see send()).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/settings.hpp"
+#include "device/device.hpp"
+#include "device/self/self_device.hpp"
+#include "device/shm/shm_device.hpp"
+#include "device/tcp/tcp_device.hpp"
+
+namespace railmpi::mcm {
+
+enum class Route : std::uint8_t { self, shm, tcp };
+
+class MultiMethod {
+ public:
+  MultiMethod(int my_rank, int job_size, std::string job_id, const base::Settings& settings);
+  ~MultiMethod();
+  MultiMethod(const MultiMethod&) = delete;
+  MultiMethod& operator=(const MultiMethod&) = delete;
+
+  // This rank's business card: host, pid and every enabled device's address.
+  std::string business_card();
+  // Every rank's card (index = rank). Chooses routes and connects the devices.
+  void connect(std::span<const std::string> cards, device::Bootstrap bootstrap);
+  void set_handler(device::FrameHandler handler);
+
+  device::SendResult send(int peer, device::SendOp& op) {
+    switch (routes_[peer]) {
+      case Route::shm: return shm_->send(peer, op);
+      case Route::tcp: return tcp_->send(peer, op);
+      case Route::self: break;
+    }
+    return self_.send(peer, op);
+  }
+
+  int poll() {
+    int n = self_.poll();
+    if (shm_) n += shm_->poll();
+    if (tcp_) n += tcp_->poll();
+    return n;
+  }
+
+  // Blocks until something may have arrived (bounded by timeout).
+  void wait(std::chrono::microseconds timeout);
+
+  const device::Figures& figures(int peer) const { return figures_[static_cast<int>(routes_[peer])]; }
+  bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst);
+
+  Route route(int peer) const { return routes_[peer]; }
+  static const char* route_name(Route r);
+  // Ranks that share this rank's node (including itself), in rank order.
+  const std::vector<int>& node_ranks() const { return node_ranks_; }
+  const std::string& host() const { return host_; }
+
+  bool idle() const;
+  void shutdown();
+
+ private:
+  int me_;
+  int size_;
+  std::string host_;
+  std::vector<Route> routes_;
+  std::vector<int> node_ranks_;
+  device::Figures figures_[3];
+  device::self::SelfDevice self_;
+  std::unique_ptr<device::shm::ShmDevice> shm_;
+  std::unique_ptr<device::tcp::TcpDevice> tcp_;
+};
+
+}  // namespace railmpi::mcm

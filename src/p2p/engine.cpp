@@ -1,0 +1,338 @@
+#include "p2p/engine.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/log.hpp"
+
+namespace railmpi::p2p {
+namespace {
+
+std::uint64_t id_of(const void* p) { return reinterpret_cast<std::uint64_t>(p); }
+Request& request_at(std::uint64_t id) { return *reinterpret_cast<Request*>(id); }
+
+void reset(Request& r, RequestKind kind, Marker marker) {
+  r.kind = kind;
+  r.complete = false;
+  r.cancelled = false;
+  r.truncated = false;
+  r.marker = marker;
+  r.waiting = 0;
+  r.op_busy = false;
+  r.cts_arrived = false;
+  r.sending_data = false;
+  r.total = 0;
+  r.offset = 0;
+  r.remote_req = 0;
+  r.message = nullptr;
+  r.status_bytes = 0;
+}
+
+}  // namespace
+
+Engine::Engine(mcm::MultiMethod& mcm) : mcm_(mcm) {
+  mcm_.set_handler({.ctx = this, .on_frame = &Engine::on_frame, .on_peer_failed = &Engine::on_peer_failed});
+}
+
+// ---- sending ----
+
+void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int context, int source, int tag,
+                   SendMode mode, Marker marker) {
+  reset(r, RequestKind::send, marker);
+  r.context = context;
+  r.source = source;
+  r.tag = tag;
+  r.peer = peer;
+  r.buf = static_cast<std::byte*>(const_cast<void*>(buf));
+  r.bytes = bytes;
+  r.total = bytes;
+
+  WireHeader h{};
+  h.context = context;
+  h.source = source;
+  h.tag = tag;
+  h.size = bytes;
+  h.req = id_of(&r);
+  if (bytes <= mcm_.figures(peer).eager_limit) {
+    h.kind = FrameKind::eager;
+    h.flags = mode == SendMode::synchronous ? kFlagSync : 0;
+    r.op.payload = r.buf;
+    r.op.payload_len = bytes;
+    r.waiting = mode == SendMode::synchronous ? 2 : 1;  // frame out (+ sync_ack)
+  } else {
+    h.kind = FrameKind::rts;
+    h.aux = id_of(buf);
+    r.op.payload = nullptr;
+    r.op.payload_len = 0;
+    r.waiting = 2;  // rts out + (fin, or last data packet out)
+  }
+  put_header(r.op, h);
+  r.op.owner = &r;
+  r.owner_engine = this;
+  r.op.on_done = &Engine::on_send_op_done;
+  r.op_busy = true;
+  if (mcm_.send(peer, r.op) == device::SendResult::done) {
+    r.op_busy = false;
+    send_event_done(r);
+  }
+}
+
+void Engine::on_send_op_done(device::SendOp& op) {
+  Request& r = *static_cast<Request*>(op.owner);
+  r.op_busy = false;
+  Engine& e = *static_cast<Engine*>(r.owner_engine);
+  if (!r.sending_data) {
+    // The eager frame or the rts has left.
+    const bool start_data = r.cts_arrived;
+    e.send_event_done(r);
+    if (start_data) {
+      r.sending_data = true;
+      e.pump_data(r);
+    }
+    return;
+  }
+  e.pump_data(r);
+}
+
+void Engine::pump_data(Request& r) {
+  const std::size_t packet = mcm_.figures(r.peer).max_payload;
+  while (r.offset < r.total) {
+    const std::size_t n = std::min(packet, r.total - r.offset);
+    WireHeader h{};
+    h.kind = FrameKind::data;
+    h.req = r.remote_req;
+    h.aux = r.offset;
+    put_header(r.op, h);
+    r.op.payload = r.buf + r.offset;
+    r.op.payload_len = n;
+    r.offset += n;
+    r.op_busy = true;
+    if (mcm_.send(r.peer, r.op) == device::SendResult::queued) return;
+    r.op_busy = false;
+  }
+  send_event_done(r);
+}
+
+void Engine::send_event_done(Request& r) {
+  if (--r.waiting == 0) complete(r);
+}
+
+void Engine::complete(Request& r) {
+  r.complete = true;
+  if (r.on_complete) r.on_complete(r);
+}
+
+Engine::ControlOp* Engine::control_op() {
+  if (control_free_.empty()) {
+    control_storage_.push_back(std::make_unique<ControlOp>());
+    ControlOp* c = control_storage_.back().get();
+    c->engine = this;
+    c->op.owner = c;
+    c->op.on_done = &Engine::on_control_done;
+    return c;
+  }
+  ControlOp* c = control_free_.back();
+  control_free_.pop_back();
+  return c;
+}
+
+void Engine::on_control_done(device::SendOp& op) {
+  auto* c = static_cast<ControlOp*>(op.owner);
+  c->engine->control_free_.push_back(c);
+}
+
+void Engine::send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux) {
+  ControlOp* c = control_op();
+  WireHeader h{};
+  h.kind = kind;
+  h.req = req;
+  h.aux = aux;
+  put_header(c->op, h);
+  c->op.payload = nullptr;
+  c->op.payload_len = 0;
+  if (mcm_.send(peer, c->op) == device::SendResult::done) control_free_.push_back(c);
+}
+
+// ---- receiving ----
+
+void Engine::irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker) {
+  reset(r, RequestKind::recv, marker);
+  r.context = context;
+  r.source = source;
+  r.tag = tag;
+  r.buf = static_cast<std::byte*>(buf);
+  r.bytes = capacity;
+  if (Unexpected* u = unexpected_.find(context, source, tag)) {
+    unexpected_.remove(*u);
+    deliver_unexpected(r, u);
+    return;
+  }
+  posted_.push(r);
+}
+
+bool Engine::cancel_recv(Request& r) {
+  if (r.complete || !posted_.contains(r)) return false;
+  posted_.remove(r);
+  r.cancelled = true;
+  r.status_bytes = 0;
+  complete(r);
+  return true;
+}
+
+bool Engine::probe(int context, int source, int tag, ProbeResult& out) const {
+  const Unexpected* u = unexpected_.find(context, source, tag);
+  if (!u) return false;
+  out = {u->source, u->tag, u->size};
+  return true;
+}
+
+Unexpected* Engine::mprobe(int context, int source, int tag, ProbeResult& out) {
+  Unexpected* u = unexpected_.find(context, source, tag);
+  if (!u) return nullptr;
+  unexpected_.remove(*u);
+  out = {u->source, u->tag, u->size};
+  return u;
+}
+
+void Engine::mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity) {
+  reset(r, RequestKind::recv, Marker::blocking);
+  r.context = message->context;
+  r.source = message->source;
+  r.tag = message->tag;
+  r.buf = static_cast<std::byte*>(buf);
+  r.bytes = capacity;
+  deliver_unexpected(r, message);
+}
+
+void Engine::deliver_unexpected(Request& r, Unexpected* u) {
+  r.status_source = u->source;
+  r.status_tag = u->tag;
+  r.peer = u->peer;
+  if (u->kind == FrameKind::eager) {
+    const std::size_t n = std::min(u->size, r.bytes);
+    if (n) std::memcpy(r.buf, u->data, n);
+    r.truncated = u->size > r.bytes;
+    r.total = u->size;
+    r.status_bytes = n;
+    if (u->sync) send_control(u->peer, FrameKind::sync_ack, u->sender_req, 0);
+    unexpected_.release(u);
+    complete(r);
+    return;
+  }
+  const int peer = u->peer;
+  const std::size_t size = u->size;
+  const std::uint64_t sreq = u->sender_req, saddr = u->sender_addr;
+  unexpected_.release(u);
+  start_rendezvous_recv(r, peer, size, sreq, saddr);
+}
+
+void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
+                                   std::uint64_t sender_addr) {
+  r.peer = peer;
+  r.total = size;
+  const std::size_t n = std::min(size, r.bytes);
+  r.truncated = size > r.bytes;
+  r.status_bytes = n;
+  if (mcm_.figures(peer).single_copy && mcm_.read_remote(peer, sender_addr, {r.buf, n})) {
+    send_control(peer, FrameKind::fin, sender_req, 0);
+    complete(r);
+    return;
+  }
+  r.offset = 0;
+  send_control(peer, FrameKind::cts, sender_req, id_of(&r));
+}
+
+void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload) {
+  auto& e = *static_cast<Engine*>(ctx);
+  WireHeader h;
+  std::memcpy(&h, header.data(), sizeof h);
+  switch (h.kind) {
+    case FrameKind::eager: e.handle_eager(peer, h, payload); return;
+    case FrameKind::rts: e.handle_rts(peer, h); return;
+    case FrameKind::cts: e.handle_cts(h); return;
+    case FrameKind::data: e.handle_data(h, payload); return;
+    case FrameKind::fin:
+    case FrameKind::sync_ack: e.send_event_done(request_at(h.req)); return;
+  }
+  base::fatal("frame of unknown kind %d from rank %d", int(h.kind), peer);
+}
+
+void Engine::handle_eager(int peer, const WireHeader& h, std::span<const std::byte> payload) {
+  if (Request* r = posted_.take(h.context, h.source, h.tag)) {
+    r->status_source = h.source;
+    r->status_tag = h.tag;
+    r->peer = peer;
+    const std::size_t n = std::min(payload.size(), r->bytes);
+    if (n) std::memcpy(r->buf, payload.data(), n);
+    r->truncated = payload.size() > r->bytes;
+    r->total = payload.size();
+    r->status_bytes = n;
+    if (h.flags & kFlagSync) send_control(peer, FrameKind::sync_ack, h.req, 0);
+    complete(*r);
+    return;
+  }
+  Unexpected* u = unexpected_.allocate();
+  u->context = h.context;
+  u->source = h.source;
+  u->tag = h.tag;
+  u->peer = peer;
+  u->kind = FrameKind::eager;
+  u->sync = (h.flags & kFlagSync) != 0;
+  u->size = payload.size();
+  u->sender_req = h.req;
+  if (payload.size() <= sizeof u->inline_data) {
+    u->data = u->inline_data;
+  } else {
+    u->heap.resize(payload.size());
+    u->data = u->heap.data();
+  }
+  if (!payload.empty()) std::memcpy(u->data, payload.data(), payload.size());
+  unexpected_.push(*u);
+}
+
+void Engine::handle_rts(int peer, const WireHeader& h) {
+  if (Request* r = posted_.take(h.context, h.source, h.tag)) {
+    r->status_source = h.source;
+    r->status_tag = h.tag;
+    start_rendezvous_recv(*r, peer, h.size, h.req, h.aux);
+    return;
+  }
+  Unexpected* u = unexpected_.allocate();
+  u->context = h.context;
+  u->source = h.source;
+  u->tag = h.tag;
+  u->peer = peer;
+  u->kind = FrameKind::rts;
+  u->sync = false;
+  u->size = h.size;
+  u->sender_req = h.req;
+  u->sender_addr = h.aux;
+  u->data = nullptr;
+  unexpected_.push(*u);
+}
+
+void Engine::handle_cts(const WireHeader& h) {
+  Request& r = request_at(h.req);
+  r.remote_req = h.aux;
+  r.cts_arrived = true;
+  if (!r.op_busy) {  // the rts has left already; otherwise on_send_op_done starts the data
+    r.sending_data = true;
+    pump_data(r);
+  }
+}
+
+void Engine::handle_data(const WireHeader& h, std::span<const std::byte> payload) {
+  Request& r = request_at(h.req);
+  const std::size_t off = h.aux;
+  if (off < r.bytes) std::memcpy(r.buf + off, payload.data(), std::min(payload.size(), r.bytes - off));
+  r.offset += payload.size();
+  if (r.offset >= r.total) complete(r);
+}
+
+void Engine::on_peer_failed(void* ctx, int peer, std::string_view why) {
+  auto& e = *static_cast<Engine*>(ctx);
+  if (e.peer_failed_) e.peer_failed_(e.peer_failed_ctx_, peer, why);
+  else base::fatal("lost rank %d: %.*s", peer, int(why.size()), why.data());
+}
+
+}  // namespace railmpi::p2p

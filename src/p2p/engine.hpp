@@ -1,0 +1,99 @@
+// The point-to-point engine: protocols (eager, rendezvous with single copy or packets,
+// synchronous) and matching, over the multi-method layer.
+//
+// Protocol choice per message, from the route's figures:
+//   size <= eager_limit           -> eager frame (header + payload in one frame)
+//   larger, route has single copy -> rts; receiver reads the sender's buffer, answers fin
+//   larger, no single copy        -> rts; receiver answers cts; sender streams data packets of
+//                                    at most max_payload bytes straight into the user buffer
+// Synchronous sends use the same paths; an eager synchronous send also waits for sync_ack.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "mcm/multi_method.hpp"
+#include "p2p/matching.hpp"
+#include "p2p/request.hpp"
+#include "p2p/wire_header.hpp"
+
+namespace railmpi::p2p {
+
+// Envelope of a probed message, for status.
+struct ProbeResult {
+  int source = 0;
+  int tag = 0;
+  std::size_t bytes = 0;
+};
+
+class Engine {
+ public:
+  explicit Engine(mcm::MultiMethod& mcm);
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // What to do when a peer is lost (the runtime ends the job).
+  void set_peer_failed_hook(void (*hook)(void* ctx, int peer, std::string_view why), void* ctx) {
+    peer_failed_ = hook;
+    peer_failed_ctx_ = ctx;
+  }
+
+  // Starts a send of `bytes` contiguous bytes to job rank `peer`. `source` is the sender's rank in
+  // the communicator with context `context`. Completion is reported through r.complete.
+  void isend(Request& r, const void* buf, std::size_t bytes, int peer, int context, int source, int tag,
+             SendMode mode, Marker marker);
+
+  // Posts a receive for (context, source rank in comm or kAnySource, tag or kAnyTag).
+  void irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker);
+
+  // Removes a posted, unmatched receive. Returns false if it already matched.
+  bool cancel_recv(Request& r);
+
+  // Looks for a matching unexpected message (no progress made here).
+  bool probe(int context, int source, int tag, ProbeResult& out) const;
+  // As probe, but takes the message out of the queue so only mrecv() can receive it.
+  Unexpected* mprobe(int context, int source, int tag, ProbeResult& out);
+  // Receives a message taken by mprobe().
+  void mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity);
+
+  std::size_t unexpected_count() const { return unexpected_.size(); }
+
+ private:
+  static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload);
+  static void on_peer_failed(void* ctx, int peer, std::string_view why);
+  static void on_send_op_done(device::SendOp& op);
+  static void on_control_done(device::SendOp& op);
+
+  void handle_eager(int peer, const WireHeader& h, std::span<const std::byte> payload);
+  void handle_rts(int peer, const WireHeader& h);
+  void handle_cts(const WireHeader& h);
+  void handle_data(const WireHeader& h, std::span<const std::byte> payload);
+
+  // Receive side of a matched rendezvous.
+  void start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
+                             std::uint64_t sender_addr);
+  // Sender: push data packets until the device queues one or all are out.
+  void pump_data(Request& r);
+  void send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux);
+  void deliver_unexpected(Request& r, Unexpected* u);
+  void send_event_done(Request& r);
+  void complete(Request& r);
+
+  struct ControlOp {
+    device::SendOp op;
+    Engine* engine = nullptr;
+  };
+  ControlOp* control_op();
+
+  mcm::MultiMethod& mcm_;
+  PostedQueue posted_;
+  UnexpectedQueue unexpected_;
+  std::vector<std::unique_ptr<ControlOp>> control_storage_;
+  std::vector<ControlOp*> control_free_;
+  void (*peer_failed_)(void*, int, std::string_view) = nullptr;
+  void* peer_failed_ctx_ = nullptr;
+};
+
+}  // namespace railmpi::p2p

@@ -1,0 +1,124 @@
+// Matching: the posted-receive queue and the unexpected-message queue, with MPI's rules.
+//
+// Both queues keep arrival/posting order; the first entry that matches wins, which gives MPI's
+// non-overtaking guarantee because frames from one peer arrive in order. Wildcards: a receive
+// may name kAnySource and/or kAnyTag; messages never carry wildcards.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "p2p/request.hpp"
+#include "p2p/wire_header.hpp"
+
+namespace railmpi::p2p {
+
+// A message that arrived before its receive was posted.
+struct Unexpected {
+  int context = 0, source = 0, tag = 0;
+  int peer = -1;
+  FrameKind kind = FrameKind::eager;  // eager (data held here) or rts (data still at the sender)
+  bool sync = false;
+  std::size_t size = 0;
+  std::uint64_t sender_req = 0;
+  std::uint64_t sender_addr = 0;
+  std::byte* data = nullptr;  // eager payload: inline_data or heap
+  std::vector<std::byte> heap;
+  alignas(16) std::byte inline_data[256];
+  Unexpected* next = nullptr;
+  Unexpected* prev = nullptr;
+};
+
+inline bool envelope_matches(int want_ctx, int want_src, int want_tag, int ctx, int src, int tag) {
+  return want_ctx == ctx && (want_src == kAnySource || want_src == src) && (want_tag == kAnyTag || want_tag == tag);
+}
+
+class PostedQueue {
+ public:
+  void push(Request& r) {
+    r.next = nullptr;
+    r.prev = tail_;
+    if (tail_) tail_->next = &r; else head_ = &r;
+    tail_ = &r;
+  }
+  void remove(Request& r) {
+    (r.prev ? r.prev->next : head_) = r.next;
+    (r.next ? r.next->prev : tail_) = r.prev;
+    r.next = r.prev = nullptr;
+  }
+  // First posted receive that accepts this envelope, removed from the queue; nullptr if none.
+  Request* take(int ctx, int src, int tag) {
+    for (Request* r = head_; r; r = r->next)
+      if (envelope_matches(r->context, r->source, r->tag, ctx, src, tag)) {
+        remove(*r);
+        return r;
+      }
+    return nullptr;
+  }
+  bool contains(const Request& r) const {
+    for (const Request* p = head_; p; p = p->next)
+      if (p == &r) return true;
+    return false;
+  }
+  bool empty() const { return head_ == nullptr; }
+
+ private:
+  Request* head_ = nullptr;
+  Request* tail_ = nullptr;
+};
+
+class UnexpectedQueue {
+ public:
+  UnexpectedQueue() = default;
+  UnexpectedQueue(const UnexpectedQueue&) = delete;
+  UnexpectedQueue& operator=(const UnexpectedQueue&) = delete;
+
+  // A fresh entry from the pool (allocates only when the pool is empty).
+  Unexpected* allocate() {
+    if (free_.empty()) {
+      storage_.push_back(std::make_unique<Unexpected>());
+      return storage_.back().get();
+    }
+    Unexpected* u = free_.back();
+    free_.pop_back();
+    return u;
+  }
+  void release(Unexpected* u) {
+    u->heap.clear();
+    u->heap.shrink_to_fit();
+    u->data = nullptr;
+    free_.push_back(u);
+  }
+
+  void push(Unexpected& u) {
+    u.next = nullptr;
+    u.prev = tail_;
+    if (tail_) tail_->next = &u; else head_ = &u;
+    tail_ = &u;
+    ++count_;
+  }
+  void remove(Unexpected& u) {
+    (u.prev ? u.prev->next : head_) = u.next;
+    (u.next ? u.next->prev : tail_) = u.prev;
+    u.next = u.prev = nullptr;
+    --count_;
+  }
+  // First message that the receive (ctx, src, tag) accepts; stays queued.
+  Unexpected* find(int ctx, int src, int tag) const {
+    for (Unexpected* u = head_; u; u = u->next)
+      if (envelope_matches(ctx, src, tag, u->context, u->source, u->tag)) return u;
+    return nullptr;
+  }
+  std::size_t size() const { return count_; }
+
+ private:
+  Unexpected* head_ = nullptr;
+  Unexpected* tail_ = nullptr;
+  std::size_t count_ = 0;
+  std::vector<std::unique_ptr<Unexpected>> storage_;
+  std::vector<Unexpected*> free_;
+};
+
+}  // namespace railmpi::p2p

@@ -1,0 +1,41 @@
+// The point-to-point engine's frame header: what travels in front of every message.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "device/device.hpp"
+
+namespace railmpi::p2p {
+
+enum class FrameKind : std::uint8_t {
+  eager = 1,     // envelope + whole payload
+  rts = 2,       // rendezvous: envelope, size, sender request, sender buffer address
+  cts = 3,       // receiver matched an rts and wants the data sent (no single copy)
+  data = 4,      // one packet of a rendezvous payload: receiver request + offset
+  fin = 5,       // receiver copied the payload itself (single copy); sender may complete
+  sync_ack = 6,  // receiver matched a synchronous eager message
+};
+
+inline constexpr std::uint8_t kFlagSync = 1;
+
+struct WireHeader {
+  FrameKind kind;
+  std::uint8_t flags;
+  std::uint16_t reserved;
+  std::int32_t context;  // communicator context id
+  std::int32_t source;   // sender's rank in that communicator
+  std::int32_t tag;
+  std::uint64_t size;    // message size in bytes (eager, rts)
+  std::uint64_t req;     // rts/cts/fin/sync_ack: sender request; data: receiver request
+  std::uint64_t aux;     // rts: sender buffer address; cts: receiver request; data: offset
+};
+static_assert(sizeof(WireHeader) == 40);
+static_assert(sizeof(WireHeader) <= device::kMaxHeader);
+
+inline void put_header(device::SendOp& op, const WireHeader& h) {
+  std::memcpy(op.header.data(), &h, sizeof h);
+  op.header_len = sizeof h;
+}
+
+}  // namespace railmpi::p2p

@@ -1,0 +1,55 @@
+// The progress engine: polls the devices, and waits without burning a core.
+//
+// Waiting spins for RAILMPI_SPIN_COUNT polls (lowest latency when every rank has a core), then
+// yields the core RAILMPI_YIELD_COUNT times (a peer sharing this core gets to run), then sleeps in
+// the devices' wait() in growing slices (oversubscribed or idle ranks use no CPU).
+#pragma once
+
+#include <sched.h>
+
+#include <chrono>
+
+#include "base/settings.hpp"
+#include "mcm/multi_method.hpp"
+
+namespace railmpi::progress {
+
+class Engine {
+ public:
+  Engine(mcm::MultiMethod& mcm, const base::Settings& settings)
+      : mcm_(mcm), spin_(settings.spin_count), yield_(settings.yield_count) {}
+
+  // One pass over every device. Returns the number of events.
+  int poll() { return mcm_.poll(); }
+
+  // Polls until done() holds.
+  template <class Done>
+  void wait_until(Done&& done) {
+    if (done()) return;
+    for (unsigned i = 0; i < spin_; ++i) {
+      if (mcm_.poll() > 0 && done()) return;
+    }
+    if (done()) return;
+    for (unsigned i = 0; i < yield_; ++i) {
+      sched_yield();
+      if (mcm_.poll() > 0 && done()) return;
+      if (done()) return;
+    }
+    auto slice = std::chrono::microseconds(50);
+    while (!done()) {
+      mcm_.wait(slice);
+      if (mcm_.poll() > 0) {
+        slice = std::chrono::microseconds(50);
+      } else if (slice < std::chrono::microseconds(2000)) {
+        slice *= 2;
+      }
+    }
+  }
+
+ private:
+  mcm::MultiMethod& mcm_;
+  unsigned spin_;
+  unsigned yield_;
+};
+
+}  // namespace railmpi::progress
