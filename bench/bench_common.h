@@ -1,0 +1,58 @@
+/* Shared helpers for the RailMPI point-to-point benchmarks (OSU-style). */
+#ifndef RAILMPI_BENCH_COMMON_H
+#define RAILMPI_BENCH_COMMON_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_MAX_DEFAULT (4 << 20)
+
+/* Options: -m MAX (bytes), -q (quick: fewer iterations), -i FACTOR (scale
+ * iterations). Environment BENCH_QUICK=1 is the same as -q. */
+typedef struct {
+    long max;
+    double iter_scale;
+} bench_opts;
+
+static __attribute__((unused)) bench_opts bench_parse(int argc, char **argv) {
+    bench_opts o = {BENCH_MAX_DEFAULT, 1.0};
+    const char *q = getenv("BENCH_QUICK");
+    if (q && atoi(q) > 0) o.iter_scale = 0.2;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-m") && i + 1 < argc) o.max = atol(argv[++i]);
+        else if (!strcmp(argv[i], "-q")) o.iter_scale = 0.2;
+        else if (!strcmp(argv[i], "-i") && i + 1 < argc) o.iter_scale = atof(argv[++i]);
+    }
+    if (o.max < 1) o.max = 1;
+    return o;
+}
+
+/* Iterations scaled by message size: many for small, fewer for large. */
+static __attribute__((unused)) int bench_iters(long size, double scale, int small_iters, int large_iters) {
+    int n = size <= 8192 ? small_iters : large_iters;
+    if (size > (1 << 20)) n /= 4;
+    n = (int)(n * scale);
+    return n < 5 ? 5 : n;
+}
+
+static void *bench_alloc(long size) {
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, (size_t)(size > 0 ? size : 1)) != 0) {
+        fprintf(stderr, "allocation of %ld bytes failed\n", size);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    memset(p, 'a', (size_t)(size > 0 ? size : 1));
+    return p;
+}
+
+static __attribute__((unused)) void bench_need_two(int size, int rank, const char *name) {
+    if (size < 2) {
+        if (rank == 0) fprintf(stderr, "%s needs at least 2 ranks\n", name);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+#endif

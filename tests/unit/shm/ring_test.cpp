@@ -1,0 +1,179 @@
+// The SPSC cell ring alone: single thread, then producer/consumer threads.
+#include "device/shm/ring.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace railmpi::device::shm;
+
+namespace {
+
+struct RingMemory {
+  explicit RingMemory(std::size_t cells) : cells(cells), bytes(ring_memory_bytes(cells)) {
+    mem = static_cast<std::byte*>(std::aligned_alloc(4096, bytes));
+    std::memset(mem, 0, bytes);
+  }
+  ~RingMemory() { std::free(mem); }
+  std::size_t cells;
+  std::size_t bytes;
+  std::byte* mem;
+};
+
+std::byte pattern(std::uint64_t frame, std::size_t i) {
+  return static_cast<std::byte>((frame * 131 + i * 7 + 3) & 0xff);
+}
+
+void fill(std::vector<std::byte>& v, std::uint64_t frame) {
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = pattern(frame, i);
+}
+
+bool check(std::span<const std::byte> s, std::uint64_t frame) {
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s[i] != pattern(frame, i)) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST(ShmRing, Sizes) {
+  EXPECT_EQ(frame_cells(0, 0), 1u);
+  EXPECT_EQ(frame_cells(0, 48), 1u);
+  EXPECT_EQ(frame_cells(0, 49), 2u);
+  EXPECT_EQ(frame_cells(64, 0), 2u);
+  EXPECT_EQ(ring_max_payload(4096), 65536u);
+  EXPECT_LE(frame_cells(64, ring_max_payload(4096)), max_frame_cells(4096));
+}
+
+TEST(ShmRing, EmptyRingIsNotReady) {
+  RingMemory m(64);
+  RingConsumer c;
+  c.attach(m.mem, m.cells);
+  EXPECT_FALSE(c.ready());
+  auto r = c.drain([](auto, auto) { FAIL(); }, 100);
+  EXPECT_EQ(r.frames, 0);
+}
+
+TEST(ShmRing, SingleThreadRoundTripAndWrap) {
+  RingMemory m(64);  // 4 KiB: many laps
+  RingProducer p;
+  RingConsumer c;
+  p.attach(m.mem, m.cells);
+  c.attach(m.mem, m.cells);
+  std::mt19937_64 rng(1);
+  std::uint64_t sent = 0, received = 0;
+  std::vector<std::byte> hdr(64), pay(ring_max_payload(64));
+  for (int round = 0; round < 20000; ++round) {
+    // write a few frames until full
+    int n = 1 + int(rng() % 5);
+    for (int i = 0; i < n; ++i) {
+      std::uint32_t hl = std::uint32_t(rng() % 65);
+      std::size_t pl = rng() % (ring_max_payload(64) + 1);
+      if (rng() % 2) pl %= 70;
+      hdr.resize(hl);
+      pay.resize(pl);
+      fill(hdr, sent);
+      fill(pay, sent + 1000);
+      if (!p.try_write(hdr.data(), hl, pay.data(), pl)) break;
+      ++sent;
+    }
+    c.drain(
+        [&](std::span<const std::byte> h, std::span<const std::byte> pl) {
+          ASSERT_TRUE(check(h, received));
+          ASSERT_TRUE(check(pl, received + 1000));
+          ++received;
+        },
+        int(rng() % 4));
+  }
+  c.drain([&](auto h, auto pl) {
+    ASSERT_TRUE(check(h, received));
+    ASSERT_TRUE(check(pl, received + 1000));
+    ++received;
+  }, 1 << 30);
+  EXPECT_EQ(sent, received);
+  EXPECT_GT(p.tail(), 64u * 100);  // wrapped many times
+}
+
+TEST(ShmRing, FullRingRefusesThenAcceptsAfterDrain) {
+  RingMemory m(64);
+  RingProducer p;
+  RingConsumer c;
+  p.attach(m.mem, m.cells);
+  c.attach(m.mem, m.cells);
+  std::byte b[48]{};
+  int written = 0;
+  while (p.try_write(nullptr, 0, b, 48)) ++written;  // one cell each
+  EXPECT_EQ(written, 63);  // one spare cell
+  int got = c.drain([](auto, auto) {}, 1000).frames;
+  EXPECT_EQ(got, 63);
+  // the largest frame must fit now, even with a skip
+  std::vector<std::byte> big(ring_max_payload(64));
+  std::byte h[64]{};
+  EXPECT_TRUE(p.try_write(h, 64, big.data(), big.size()));
+  EXPECT_EQ(c.drain([](auto, auto) {}, 10).frames, 1);
+}
+
+// Producer and consumer threads, millions of frames of random sizes.
+void threads_random_sizes(std::size_t cells, std::uint64_t frames) {
+  {
+    RingMemory m(cells);
+    RingProducer p;
+    RingConsumer c;
+    p.attach(m.mem, m.cells);
+    c.attach(m.mem, m.cells);
+    const std::size_t maxp = ring_max_payload(cells);
+    std::thread prod([&] {
+      std::mt19937_64 rng(7);
+      std::vector<std::byte> buf(maxp + 64);
+      for (std::uint64_t f = 0; f < frames; ++f) {
+        std::uint32_t hl = 8 + std::uint32_t(rng() % 57);
+        std::size_t pl = (rng() % 64 == 0) ? rng() % (maxp + 1) : rng() % 200;
+        // header: frame number + length, then pattern; payload: pattern
+        std::byte* h = buf.data();
+        std::memcpy(h, &f, 8);
+        for (std::uint32_t i = 8; i < hl; ++i) h[i] = pattern(f, i);
+        std::byte* pay = buf.data() + 64;
+        pay[0] = pattern(f, 0);
+        if (pl) pay[pl - 1] = pattern(f, pl - 1);
+        if (pl > 1) pay[pl / 2] = pattern(f, pl / 2);
+        while (!p.try_write(h, hl, pay, pl)) std::this_thread::yield();
+      }
+    });
+    std::uint64_t expect = 0;
+    bool ok = true;
+    std::mt19937_64 rng(7);
+    while (expect < frames) {
+      if (!c.ready()) {
+        std::this_thread::yield();
+        continue;
+      }
+      c.drain(
+          [&](std::span<const std::byte> h, std::span<const std::byte> pl) {
+            std::uint32_t hl = 8 + std::uint32_t(rng() % 57);
+            std::size_t plen = (rng() % 64 == 0) ? rng() % (maxp + 1) : rng() % 200;
+            std::uint64_t f;
+            std::memcpy(&f, h.data(), 8);
+            if (f != expect || h.size() != hl || pl.size() != plen) ok = false;
+            for (std::uint32_t i = 8; ok && i < hl; ++i)
+              if (h[i] != pattern(f, i)) ok = false;
+            if (ok && plen) {
+              if (pl[0] != pattern(f, 0) || pl[plen - 1] != pattern(f, plen - 1) ||
+                  pl[plen / 2] != pattern(f, plen / 2))
+                ok = false;
+            }
+            ++expect;
+          },
+          64);
+    }
+    prod.join();
+    EXPECT_TRUE(ok) << "mismatch at frame " << expect << " (cells " << cells << ")";
+    EXPECT_EQ(expect, frames);
+  }
+}
+
+TEST(ShmRing, ThreadsRandomSizesSmallRing) { threads_random_sizes(64, 1'000'000); }
+TEST(ShmRing, ThreadsRandomSizesLargeRing) { threads_random_sizes(4096, 1'500'000); }

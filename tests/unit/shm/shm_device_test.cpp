@@ -1,0 +1,699 @@
+// The shm device between forked processes.
+#include "device/shm/shm_device.hpp"
+
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <dirent.h>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace railmpi;
+using namespace railmpi::device;
+using railmpi::device::shm::ShmDevice;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+#define CHECK(cond)                                                                   \
+  do {                                                                                \
+    if (!(cond)) {                                                                    \
+      std::fprintf(stderr, "child %d: %s:%d: CHECK failed: %s\n", int(::getpid()),    \
+                   __FILE__, __LINE__, #cond);                                        \
+      std::fflush(stderr);                                                            \
+      ::_exit(1);                                                                     \
+    }                                                                                 \
+  } while (0)
+
+constexpr int kMaxRanks = 8;
+
+struct SharedArea {
+  pthread_barrier_t barrier;
+  char address[kMaxRanks][256];
+  int pid[kMaxRanks];
+  std::uint64_t word[16];
+};
+
+SharedArea* g_area = nullptr;
+int g_job_counter = 0;
+std::string g_job_id;
+
+void area_barrier(void*) { pthread_barrier_wait(&g_area->barrier); }
+
+base::Settings default_settings() {
+  base::Settings s{};
+  s.shm_eager_limit = 16 * 1024;
+  s.shm_cma = true;
+  s.shm_ring_bytes = 256 * 1024;
+  return s;
+}
+
+// Forks n ranks running f(rank) (returns the exit code); the parent checks they all exit 0.
+void run_ranks(int n, const std::function<int(int)>& f) {
+  void* mem = mmap(nullptr, sizeof(SharedArea), PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mem, MAP_FAILED);
+  g_area = new (mem) SharedArea{};
+  pthread_barrierattr_t attr;
+  pthread_barrierattr_init(&attr);
+  pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+  pthread_barrier_init(&g_area->barrier, &attr, unsigned(n));
+  g_job_id = "ut" + std::to_string(getpid()) + "-" + std::to_string(++g_job_counter);
+  std::vector<pid_t> kids;
+  for (int r = 0; r < n; ++r) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      alarm(20);
+      int rc = f(r);
+      std::fflush(stdout);
+      std::fflush(stderr);
+      _exit(rc);
+    }
+    kids.push_back(pid);
+  }
+  for (int i = 0; i < n; ++i) {  // reap in exit order (a dead rank must not stay a zombie)
+    int status = 0;
+    pid_t pid = wait(&status);
+    ASSERT_GT(pid, 0);
+    int rank = int(std::find(kids.begin(), kids.end(), pid) - kids.begin());
+    EXPECT_TRUE(WIFEXITED(status)) << "rank " << rank << " killed by signal "
+                                   << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    if (WIFEXITED(status)) {
+      EXPECT_EQ(WEXITSTATUS(status), 0) << "rank " << rank;
+    }
+  }
+  pthread_barrier_destroy(&g_area->barrier);
+  munmap(mem, sizeof(SharedArea));
+  g_area = nullptr;
+}
+
+bool shm_file_exists(const std::string& job) {
+  DIR* d = opendir("/dev/shm");
+  if (!d) return false;
+  bool found = false;
+  std::string prefix = "railmpi-" + job + "-";
+  while (dirent* e = readdir(d)) {
+    if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0) found = true;
+  }
+  closedir(d);
+  return found;
+}
+
+// Handler with std::function members.
+struct Handler {
+  std::function<void(int, std::span<const std::byte>, std::span<const std::byte>)> frame;
+  std::function<void(int, std::string_view)> failed;
+  FrameHandler raw() {
+    FrameHandler h;
+    h.ctx = this;
+    h.on_frame = [](void* c, int peer, std::span<const std::byte> hd,
+                    std::span<const std::byte> pl) {
+      auto* self = static_cast<Handler*>(c);
+      if (self->frame) self->frame(peer, hd, pl);
+    };
+    h.on_peer_failed = [](void* c, int peer, std::string_view why) {
+      auto* self = static_cast<Handler*>(c);
+      if (self->failed) self->failed(peer, why);
+    };
+    return h;
+  }
+};
+
+// Creates and connects rank `rank` of an n-rank job where every rank is node-local.
+std::unique_ptr<ShmDevice> start(int rank, int n, const base::Settings& s = default_settings()) {
+  auto dev = std::make_unique<ShmDevice>(rank, n, g_job_id, s);
+  std::string a = dev->local_address();
+  CHECK(a.size() < 256);
+  CHECK(a.find(' ') == std::string::npos && a.find('=') == std::string::npos);
+  std::strcpy(g_area->address[rank], a.c_str());
+  g_area->pid[rank] = getpid();
+  area_barrier(nullptr);
+  std::vector<PeerAddress> peers;
+  for (int r = 0; r < n; ++r) {
+    if (r == rank) continue;
+    PeerAddress p;
+    p.rank = r;
+    p.local_index = r;
+    p.pid = g_area->pid[r];
+    p.address = g_area->address[r];
+    peers.push_back(p);
+  }
+  dev->connect(peers, Bootstrap{nullptr, area_barrier});
+  area_barrier(nullptr);  // everyone has unlinked
+  CHECK(!shm_file_exists(g_job_id));
+  return dev;
+}
+
+// Polls until pred(); like a progress engine, blocks in wait() after a run of empty polls
+// (the tests share 2 cores with other work).
+template <class Pred>
+bool poll_until(ShmDevice& dev, Pred pred, double seconds = 10) {
+  auto end = Clock::now() + std::chrono::duration<double>(seconds);
+  int empty = 0;
+  while (!pred()) {
+    if (dev.poll() == 0) {
+      if (++empty >= 200) {
+        dev.wait(std::chrono::milliseconds(1));
+        empty = 0;
+      }
+    } else {
+      empty = 0;
+    }
+    if (Clock::now() > end) return false;
+  }
+  return true;
+}
+
+// Flush own queued sends, then a job barrier while still serving others' frames is not needed:
+// every test makes sure traffic has ended before calling this.
+void finish(ShmDevice& dev) {
+  CHECK(poll_until(dev, [&] { return dev.idle(); }));
+  area_barrier(nullptr);
+  dev.shutdown();
+}
+
+std::byte pat(std::uint64_t a, std::size_t i) { return std::byte((a * 131 + i * 7 + 1) & 0xff); }
+
+void fill_op(SendOp& op, std::uint32_t hlen, std::uint64_t id) {
+  op.header_len = hlen;
+  for (std::uint32_t i = 0; i < hlen; ++i) op.header[i] = pat(id, i);
+  if (hlen >= 8) std::memcpy(op.header.data(), &id, 8);
+}
+
+}  // namespace
+
+TEST(ShmDevice, FiguresAndEagerClamp) {
+  base::Settings s = default_settings();
+  s.shm_eager_limit = 1 << 30;
+  s.shm_ring_bytes = 256 * 1024;
+  ShmDevice d(0, 1, "figs", s);
+  Figures f = d.figures();
+  EXPECT_EQ(f.max_payload, 64u * 1024);
+  EXPECT_EQ(f.eager_limit, f.max_payload);
+  EXPECT_GT(f.bandwidth_mbs, 0);
+  EXPECT_GT(f.latency_us, 0);
+  s.shm_ring_bytes = 100;  // rounded up to the minimum
+  ShmDevice d2(0, 1, "figs2", s);
+  EXPECT_EQ(d2.ring_bytes(), 4096u);
+  EXPECT_TRUE(d2.idle());
+}
+
+TEST(ShmDevice, NoPeersCallsBarrierOnce) {
+  ShmDevice d(0, 1, "solo" + std::to_string(getpid()), default_settings());
+  std::string a = d.local_address();
+  EXPECT_NE(a.find("railmpi-"), std::string::npos);
+  int calls = 0;
+  d.connect({}, Bootstrap{&calls, [](void* c) { ++*static_cast<int*>(c); }});
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(d.poll(), 0);
+  d.wait(std::chrono::microseconds(1000));
+  EXPECT_TRUE(d.idle());
+  EXPECT_FALSE(shm_file_exists("solo" + std::to_string(getpid())));
+  d.shutdown();
+}
+
+TEST(ShmDevice, FrameSizesTwoProcesses) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    const std::size_t maxp = dev->figures().max_payload;
+    const std::vector<std::size_t> sizes = {0, 1, 47, 48, 49, 63, 64, 65, 4096, maxp - 1, maxp};
+    const std::vector<std::uint32_t> hlens = {0, 1, 8, 16, 63, 64};
+    const std::size_t total = sizes.size() * hlens.size();
+    if (rank == 0) {
+      std::vector<std::vector<std::byte>> payloads;
+      std::vector<SendOp> ops(total);
+      for (std::size_t i = 0; i < total; ++i) {
+        std::size_t len = sizes[i % sizes.size()];
+        std::vector<std::byte> p(len);
+        for (std::size_t j = 0; j < len; ++j) p[j] = pat(i + 1000, j);
+        payloads.push_back(std::move(p));
+      }
+      int queued = 0, done_calls = 0;
+      for (std::size_t i = 0; i < total; ++i) {
+        SendOp& op = ops[i];
+        fill_op(op, hlens[i / sizes.size()], i);
+        op.payload = payloads[i].data();
+        op.payload_len = payloads[i].size();
+        op.owner = &done_calls;
+        op.on_done = [](SendOp& o) { ++*static_cast<int*>(o.owner); };
+        if (dev->send(1, op) == SendResult::queued) ++queued;
+      }
+      CHECK(poll_until(*dev, [&] { return dev->idle(); }));
+      CHECK(done_calls == queued);
+    } else {
+      std::size_t got = 0;
+      bool ok = true;
+      Handler h;
+      h.frame = [&](int peer, std::span<const std::byte> hd, std::span<const std::byte> pl) {
+        std::size_t i = got++;
+        std::uint32_t hl = hlens[i / sizes.size()];
+        std::size_t len = sizes[i % sizes.size()];
+        if (peer != 0 || hd.size() != hl || pl.size() != len) {
+          ok = false;
+          return;
+        }
+        for (std::uint32_t j = (hl >= 8 ? 8 : 0); j < hl; ++j)
+          if (hd[j] != pat(i, j)) ok = false;
+        if (hl >= 8) {
+          std::uint64_t id;
+          std::memcpy(&id, hd.data(), 8);
+          if (id != i) ok = false;
+        }
+        for (std::size_t j = 0; j < len; ++j)
+          if (pl[j] != pat(i + 1000, j)) ok = false;
+      };
+      dev->set_handler(h.raw());
+      CHECK(poll_until(*dev, [&] { return got == total; }));
+      CHECK(ok);
+    }
+    finish(*dev);
+    return 0;
+  });
+}
+
+TEST(ShmDevice, ManySmallFramesInOrder) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    constexpr std::uint64_t kFrames = 100000;
+    if (rank == 0) {
+      std::vector<SendOp> ops(kFrames);
+      std::vector<std::uint64_t> vals(kFrames);
+      int queued = 0, done_calls = 0;
+      for (std::uint64_t i = 0; i < kFrames; ++i) {
+        vals[i] = i * 3;
+        fill_op(ops[i], 8, i);
+        ops[i].payload = reinterpret_cast<const std::byte*>(&vals[i]);
+        ops[i].payload_len = 8;
+        ops[i].owner = &done_calls;
+        ops[i].on_done = [](SendOp& o) { ++*static_cast<int*>(o.owner); };
+        if (dev->send(1, ops[i]) == SendResult::queued) ++queued;
+        if (i % 64 == 0) dev->poll();
+      }
+      CHECK(poll_until(*dev, [&] { return dev->idle(); }));
+      CHECK(done_calls == queued);
+    } else {
+      std::uint64_t next = 0;
+      bool ok = true;
+      Handler h;
+      h.frame = [&](int, std::span<const std::byte> hd, std::span<const std::byte> pl) {
+        std::uint64_t id, v;
+        std::memcpy(&id, hd.data(), 8);
+        std::memcpy(&v, pl.data(), 8);
+        if (id != next || v != next * 3 || pl.size() != 8) ok = false;
+        ++next;
+      };
+      dev->set_handler(h.raw());
+      CHECK(poll_until(*dev, [&] { return next == kFrames; }));
+      CHECK(ok);
+    }
+    finish(*dev);
+    return 0;
+  });
+}
+
+void all_to_all(int n, std::size_t ring_bytes, int kPerPeer) {
+  run_ranks(n, [=](int rank) {
+    base::Settings s = default_settings();
+    s.shm_ring_bytes = ring_bytes;
+    auto dev = start(rank, n, s);
+    std::vector<std::uint64_t> next(std::size_t(n), 0);
+    bool ok = true;
+    std::uint64_t received = 0;
+    Handler h;
+    h.frame = [&](int peer, std::span<const std::byte> hd, std::span<const std::byte> pl) {
+      std::uint64_t id;
+      std::memcpy(&id, hd.data(), 8);
+      if (id != next[peer]) ok = false;
+      if (pl.size() != id % 300) ok = false;
+      for (std::size_t j = 0; j < pl.size(); ++j)
+        if (pl[j] != pat(id * 4 + std::uint64_t(peer), j)) ok = false;
+      ++next[peer];
+      ++received;
+    };
+    dev->set_handler(h.raw());
+    std::vector<SendOp> ops(std::size_t(n - 1) * kPerPeer);
+    std::vector<std::byte> payload_store(std::size_t(n - 1) * kPerPeer * 300);
+    int queued = 0, done_calls = 0;
+    std::size_t k = 0;
+    for (int i = 0; i < kPerPeer; ++i) {
+      for (int peer = 0; peer < n; ++peer) {
+        if (peer == rank) continue;
+        SendOp& op = ops[k];
+        std::byte* p = payload_store.data() + k * 300;
+        ++k;
+        std::size_t len = std::size_t(i) % 300;
+        for (std::size_t j = 0; j < len; ++j) p[j] = pat(std::uint64_t(i) * 4 + rank, j);
+        fill_op(op, 8, std::uint64_t(i));
+        op.payload = p;
+        op.payload_len = len;
+        op.owner = &done_calls;
+        op.on_done = [](SendOp& o) { ++*static_cast<int*>(o.owner); };
+        if (dev->send(peer, op) == SendResult::queued) ++queued;
+      }
+      dev->poll();
+    }
+    CHECK(poll_until(*dev, [&] { return dev->idle() && received == std::uint64_t(n - 1) * kPerPeer; }));
+    CHECK(done_calls == queued);
+    CHECK(ok);
+    finish(*dev);
+    return 0;
+  });
+}
+
+TEST(ShmDevice, FourProcessesAllToAll) { all_to_all(4, 256 * 1024, 5000); }
+
+// 8 ranks on 2 cores, tiny rings: progress relies on wait() and the doorbells.
+TEST(ShmDevice, EightProcessesOversubscribedSmallRings) { all_to_all(8, 4096, 2000); }
+
+TEST(ShmDevice, BackPressureOnDoneOncePerQueuedOp) {
+  run_ranks(2, [](int rank) {
+    base::Settings s = default_settings();
+    s.shm_ring_bytes = 64 * 1024;
+    auto dev = start(rank, 2, s);
+    constexpr int kOps = 4000;  // 4000 x 1000 B = ~4 MB through a 64 KiB ring
+    if (rank == 0) {
+      std::vector<SendOp> ops(kOps);
+      std::vector<int> done_count(kOps, 0);
+      std::vector<std::byte> data(1000 * kOps);
+      for (std::size_t j = 0; j < data.size(); ++j) data[j] = pat(j / 1000, j % 1000);
+      std::vector<bool> was_queued(kOps, false);
+      int queued = 0;
+      for (int i = 0; i < kOps; ++i) {
+        fill_op(ops[i], 8, std::uint64_t(i));
+        ops[i].payload = data.data() + std::size_t(i) * 1000;
+        ops[i].payload_len = 1000;
+        ops[i].owner = &done_count[i];
+        ops[i].on_done = [](SendOp& o) { ++*static_cast<int*>(o.owner); };
+        if (dev->send(1, ops[i]) == SendResult::queued) {
+          was_queued[i] = true;
+          ++queued;
+        }
+      }
+      CHECK(queued > kOps / 2);  // the receiver is asleep: most had to wait
+      CHECK(!dev->idle());
+      CHECK(poll_until(*dev, [&] {
+        dev->wait(std::chrono::microseconds(10000));
+        return dev->idle();
+      }));
+      for (int i = 0; i < kOps; ++i) CHECK(done_count[i] == (was_queued[i] ? 1 : 0));
+      std::printf("back-pressure: %d of %d sends queued\n", queued, kOps);
+    } else {
+      usleep(200000);
+      int next = 0;
+      bool ok = true;
+      Handler h;
+      h.frame = [&](int, std::span<const std::byte> hd, std::span<const std::byte> pl) {
+        std::uint64_t id;
+        std::memcpy(&id, hd.data(), 8);
+        if (id != std::uint64_t(next) || pl.size() != 1000) ok = false;
+        for (std::size_t j = 0; ok && j < pl.size(); ++j)
+          if (pl[j] != pat(id, j)) ok = false;
+        ++next;
+      };
+      dev->set_handler(h.raw());
+      CHECK(poll_until(*dev, [&] { return next == kOps; }));
+      CHECK(ok);
+    }
+    finish(*dev);
+    return 0;
+  });
+}
+
+// send() from inside on_frame: ping-pong.
+TEST(ShmDevice, PingPongFromHandler) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    constexpr int kRounds = 20000;
+    constexpr int kWarmup = 2000;
+    struct State {
+      Clock::time_point warm;
+      ShmDevice* dev = nullptr;
+      int rank = 0;
+      int count = 0;
+      SendOp op;
+      std::uint64_t value = 0;
+      bool ok = true;
+    } st;
+    st.dev = dev.get();
+    st.rank = rank;
+    st.op.header_len = 8;
+    st.op.payload = reinterpret_cast<const std::byte*>(&st.value);
+    st.op.payload_len = 8;
+    FrameHandler h;
+    h.ctx = &st;
+    h.on_frame = [](void* c, int peer, std::span<const std::byte> hd,
+                    std::span<const std::byte> pl) {
+      auto* s = static_cast<State*>(c);
+      std::uint64_t v;
+      std::memcpy(&v, pl.data(), 8);
+      if (v != std::uint64_t(s->count) || peer != 1 - s->rank) s->ok = false;
+      ++s->count;
+      if (s->count == kWarmup) s->warm = Clock::now();
+      if (s->rank == 0 && s->count == kRounds) return;
+      s->value = v + (s->rank == 1 ? 0 : 1);
+      // answer at once, from inside the handler (the op is never queued: one frame in flight)
+      if (s->dev->send(peer, s->op) != SendResult::done) s->ok = false;
+    };
+    dev->set_handler(h);
+    if (rank == 0) {
+      st.value = 0;
+      CHECK(dev->send(1, st.op) == SendResult::done);
+    }
+    CHECK(poll_until(*dev, [&] { return st.count == kRounds; }));
+    double us = std::chrono::duration<double, std::micro>(Clock::now() - st.warm).count();
+    CHECK(st.ok);
+    if (rank == 0) {
+      std::printf("shm ping-pong: %d round trips (after %d warm-up), one-way latency %.3f us\n",
+                  kRounds - kWarmup, kWarmup, us / (kRounds - kWarmup) / 2);
+    }
+    finish(*dev);
+    return 0;
+  });
+}
+
+TEST(ShmDevice, ReadRemoteFourMiB) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    CHECK(dev->figures().single_copy);
+    constexpr std::size_t kBytes = 4 << 20;
+    std::vector<std::byte> buf(kBytes);
+    if (rank == 1) {
+      for (std::size_t j = 0; j < kBytes; ++j) buf[j] = pat(j >> 12, j);
+      g_area->word[0] = reinterpret_cast<std::uintptr_t>(buf.data());
+    }
+    area_barrier(nullptr);
+    if (rank == 0) {
+      CHECK(dev->read_remote(1, g_area->word[0], buf));
+      for (std::size_t j = 0; j < kBytes; ++j) CHECK(buf[j] == pat(j >> 12, j));
+      // a bad address fails cleanly
+      std::byte tiny[16];
+      CHECK(!dev->read_remote(1, 8, tiny));
+    }
+    finish(*dev);
+    return 0;
+  });
+}
+
+TEST(ShmDevice, CmaOffMeansNoSingleCopy) {
+  run_ranks(2, [](int rank) {
+    base::Settings s = default_settings();
+    s.shm_cma = false;
+    auto dev = start(rank, 2, s);
+    CHECK(!dev->figures().single_copy);
+    std::byte b[8];
+    CHECK(!dev->read_remote(1 - rank, reinterpret_cast<std::uintptr_t>(b), b));
+    finish(*dev);
+    return 0;
+  });
+}
+
+TEST(ShmDevice, WaitWakesOnFrameWithoutBurningCpu) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    if (rank == 0) {
+      usleep(200000);
+      SendOp op;
+      op.header_len = 4;
+      CHECK(dev->send(1, op) == SendResult::done);
+    } else {
+      bool got = false;
+      Handler h;
+      h.frame = [&](int, auto, auto) { got = true; };
+      dev->set_handler(h.raw());
+      rusage before{}, after{};
+      getrusage(RUSAGE_SELF, &before);
+      auto t0 = Clock::now();
+      while (!got) {
+        dev->wait(std::chrono::seconds(5));
+        dev->poll();
+      }
+      double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      getrusage(RUSAGE_SELF, &after);
+      auto cpu = [](const rusage& r) {
+        return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) * 1e3 +
+               double(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e3;
+      };
+      double cpu_ms = cpu(after) - cpu(before);
+      std::printf("wait: woke after %.1f ms of wall time, %.2f ms of CPU\n", ms, cpu_ms);
+      CHECK(ms < 1500);   // woken by the frame, not by the 5 s timeout
+      CHECK(cpu_ms < 50);
+    }
+    finish(*dev);
+    return 0;
+  });
+}
+
+TEST(ShmDevice, WaitTimesOut) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    auto t0 = Clock::now();
+    dev->wait(std::chrono::milliseconds(30));
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    CHECK(ms >= 20 && ms < 1000);
+    finish(*dev);
+    return 0;
+  });
+}
+
+TEST(ShmDevice, DeadPeerReported) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    if (rank == 1) _exit(0);  // vanish without shutdown
+    bool failed = false;
+    std::string why;
+    Handler h;
+    h.failed = [&](int peer, std::string_view w) {
+      if (peer == 1) failed = true;
+      why = std::string(w);
+    };
+    dev->set_handler(h.raw());
+    auto end = Clock::now() + std::chrono::seconds(5);
+    while (!failed && Clock::now() < end) {
+      dev->wait(std::chrono::milliseconds(20));
+      dev->poll();
+    }
+    CHECK(failed);
+    CHECK(why.find("rank 1") != std::string::npos);
+    SendOp op;
+    CHECK(dev->send(1, op) == SendResult::done);  // dropped, never blocks
+    dev->shutdown();
+    return 0;
+  });
+}
+
+TEST(ShmDevice, NoSegmentLeftAfterConnect) {
+  run_ranks(3, [](int rank) {
+    auto dev = std::make_unique<ShmDevice>(rank, 3, g_job_id, default_settings());
+    std::string a = dev->local_address();
+    CHECK(shm_file_exists(g_job_id));
+    std::strcpy(g_area->address[rank], a.c_str());
+    g_area->pid[rank] = getpid();
+    area_barrier(nullptr);
+    std::vector<PeerAddress> peers;
+    for (int r = 0; r < 3; ++r) {
+      if (r == rank) continue;
+      peers.push_back(PeerAddress{r, r, g_area->pid[r], g_area->address[r]});
+    }
+    dev->connect(peers, Bootstrap{nullptr, area_barrier});
+    area_barrier(nullptr);
+    CHECK(!shm_file_exists(g_job_id));
+    area_barrier(nullptr);
+    dev->shutdown();
+    return 0;
+  });
+  EXPECT_FALSE(shm_file_exists(g_job_id));
+}
+
+// Tiny ring (frames up to max_payload, skips at the ring end) with on_done calling send():
+// frames must arrive in the order of the send() calls, intact.
+TEST(ShmDevice, SmallRingRandomSizesAndSendFromOnDone) {
+  run_ranks(2, [](int rank) {
+    base::Settings s = default_settings();
+    s.shm_ring_bytes = 4096;
+    auto dev = start(rank, 2, s);
+    const std::size_t maxp = dev->figures().max_payload;
+    CHECK(maxp == 1024);
+    static std::vector<std::byte> data(1 << 20);
+    for (std::size_t j = 0; j < data.size(); ++j) data[j] = pat(j, j >> 8);
+    if (rank == 0) {
+      struct Sender {
+        ShmDevice* dev = nullptr;
+        std::deque<SendOp> ops;
+        std::uint64_t seq = 0;
+        std::uint64_t rng = 12345;
+        int done_calls = 0, queued = 0, extra = 0;
+        std::uint64_t next_rand() {
+          rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+          return rng >> 33;
+        }
+        void send_one() {
+          SendOp& op = ops.emplace_back();
+          std::uint64_t id = seq++;
+          std::size_t len = next_rand() % 3 == 0 ? next_rand() % 1025 : next_rand() % 100;
+          fill_op(op, 8 + std::uint32_t(next_rand() % 57), id);
+          op.payload = data.data() + (id % 1000);
+          op.payload_len = len;
+          op.owner = this;
+          op.on_done = [](SendOp& o) {
+            auto* self = static_cast<Sender*>(o.owner);
+            ++self->done_calls;
+            if (self->next_rand() % 4 == 0) {
+              ++self->extra;
+              self->send_one();  // re-entrant send from on_done
+            }
+          };
+          if (dev->send(1, op) == SendResult::queued) ++queued;
+        }
+      } snd;
+      snd.dev = dev.get();
+      for (int i = 0; i < 5000; ++i) {
+        snd.send_one();
+        if (i % 16 == 0) dev->poll();
+      }
+      CHECK(poll_until(*dev, [&] { return dev->idle(); }));
+      CHECK(snd.done_calls == snd.queued);
+      SendOp end;
+      end.header_len = 1;
+      end.header[0] = std::byte{0xEE};
+      if (dev->send(1, end) == SendResult::queued) {
+        CHECK(poll_until(*dev, [&] { return dev->idle(); }));
+      }
+      std::printf("small ring: %llu frames, %d queued, %d sent from on_done\n",
+                  static_cast<unsigned long long>(snd.seq), snd.queued, snd.extra);
+    } else {
+      std::uint64_t next = 0;
+      bool ok = true, end = false;
+      Handler h;
+      h.frame = [&](int, std::span<const std::byte> hd, std::span<const std::byte> pl) {
+        if (hd.size() == 1) {
+          end = true;
+          return;
+        }
+        std::uint64_t id;
+        std::memcpy(&id, hd.data(), 8);
+        if (id != next++) ok = false;
+        for (std::size_t j = 8; j < hd.size(); ++j)
+          if (hd[j] != pat(id, j)) ok = false;
+        if (pl.size() > 1024 || std::memcmp(pl.data(), data.data() + id % 1000, pl.size()) != 0)
+          ok = false;
+      };
+      dev->set_handler(h.raw());
+      CHECK(poll_until(*dev, [&] { return end; }));
+      CHECK(ok);
+      CHECK(next >= 5000);
+    }
+    finish(*dev);
+    return 0;
+  });
+}

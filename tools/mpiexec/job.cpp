@@ -1,0 +1,401 @@
+#include "job.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include <poll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "spawn.hpp"
+
+namespace railmpi::mpiexec {
+namespace {
+
+constexpr auto kKillGrace = std::chrono::seconds(2);
+constexpr int kTimeoutExitCode = 124;
+constexpr std::size_t kReadChunk = 64 * 1024;
+
+constexpr int kForwardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+
+std::string signal_name(int sig) {
+  const char* name = strsignal(sig);
+  return name != nullptr ? name : "unknown signal";
+}
+
+std::string format_seconds(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", s);
+  return text;
+}
+
+int abort_exit_code(int code) {
+  int status = code & 0xff;
+  return (status == 0 && code != 0) ? 1 : status;
+}
+
+}  // namespace
+
+Job::Rank::Rank(int i, bool prefix)
+    : index(i),
+      out_fwd(1, prefix ? "[" + std::to_string(i) + "] " : ""),
+      err_fwd(2, prefix ? "[" + std::to_string(i) + "] " : "") {}
+
+Job::Job(Options options) : opts_(std::move(options)) {
+  jobid_ = std::to_string(::getpid()) + "_" + std::to_string(static_cast<long>(std::time(nullptr)));
+  pmi_ = std::make_unique<PmiServer>(opts_.nprocs, "kvs_" + jobid_);
+  for (int r = 0; r < opts_.nprocs; ++r)
+    ranks_.push_back(std::make_unique<Rank>(r, opts_.prepend_rank));
+}
+
+void Job::say(const std::string& message) {
+  write_fully(2, "mpiexec: " + message + "\n");
+}
+
+bool Job::setup_signals() {
+  ::signal(SIGPIPE, SIG_IGN);  // a closed stdout must not kill mpiexec; ranks get SIG_DFL back
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGCHLD);
+  for (int sig : kForwardedSignals) sigaddset(&set, sig);
+  if (::sigprocmask(SIG_BLOCK, &set, nullptr) != 0) return false;
+  signal_fd_.reset(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
+  return signal_fd_.valid();
+}
+
+int Job::run() {
+  if (!setup_signals()) {
+    say(std::string("cannot set up signal handling: ") + std::strerror(errno));
+    return 1;
+  }
+  std::string why;
+  std::string path = find_executable(opts_.command[0], why);
+  if (path.empty()) {
+    say("cannot run '" + opts_.command[0] + "': " + why);
+    return 127;
+  }
+  if (opts_.timeout_seconds > 0)
+    timeout_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(opts_.timeout_seconds));
+  launch(path);
+  supervise();
+  drain_after_exit();
+  if (!failed_ && any_inited_ && !exited_without_init_.empty())
+    fail(1, "rank " + std::to_string(exited_without_init_.front()) +
+                " exited without calling MPI_Init");
+  return exit_code_;
+}
+
+void Job::launch(const std::string& path) {
+  const std::vector<std::string> base = base_environment(opts_.env);
+  const std::string size = std::to_string(opts_.nprocs);
+  for (auto& rank_ptr : ranks_) {
+    Rank& rank = *rank_ptr;
+    if (terminating_) {
+      pmi_->rank_gone(rank.index);
+      continue;
+    }
+    const std::string r = std::to_string(rank.index);
+    std::vector<std::string> env = base;
+    env.push_back("PMI_RANK=" + r);
+    env.push_back("PMI_SIZE=" + size);
+    env.push_back("PMI_SPAWNED=0");
+    env.push_back("RAILMPI_JOBID=" + jobid_);
+    env.push_back("RAILMPI_LOCAL_RANK=" + r);
+    env.push_back("RAILMPI_LOCAL_SIZE=" + size);
+    env.push_back("MPI_LOCALRANKID=" + r);
+    env.push_back("MPI_LOCALNRANKS=" + size);
+    std::string error;
+    SpawnedRank s = spawn_rank(path, opts_.command, env, error);
+    if (s.pid < 0) {
+      pmi_->rank_gone(rank.index);
+      fail(1, "cannot start rank " + r + ": " + error);
+      continue;
+    }
+    rank.pid = s.pid;
+    rank.alive = true;
+    rank.pmi = std::move(s.pmi);
+    rank.out = std::move(s.out);
+    rank.err = std::move(s.err);
+    ++alive_count_;
+    if (opts_.verbose) say("started rank " + r + " (pid " + std::to_string(s.pid) + ")");
+  }
+}
+
+void Job::supervise() {
+  enum Which { kPmi, kOut, kErr };
+  std::vector<pollfd> fds;
+  std::vector<std::pair<int, Which>> owners;
+  while (alive_count_ > 0) {
+    fds.clear();
+    owners.clear();
+    fds.push_back({signal_fd_.get(), POLLIN, 0});
+    owners.push_back({-1, kPmi});
+    for (auto& rp : ranks_) {
+      Rank& r = *rp;
+      if (r.pmi) {
+        short ev = POLLIN;
+        if (!pmi_->outbox(r.index).empty()) ev |= POLLOUT;
+        fds.push_back({r.pmi.get(), ev, 0});
+        owners.push_back({r.index, kPmi});
+      }
+      if (r.out) {
+        fds.push_back({r.out.get(), POLLIN, 0});
+        owners.push_back({r.index, kOut});
+      }
+      if (r.err) {
+        fds.push_back({r.err.get(), POLLIN, 0});
+        owners.push_back({r.index, kErr});
+      }
+    }
+    int wait_ms = -1;
+    for (const auto& deadline : {timeout_at_, kill_at_}) {
+      if (!deadline) continue;
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now()).count();
+      int ms = left < 0 ? 0 : static_cast<int>(std::min<long long>(left, 60'000));
+      wait_ms = wait_ms < 0 ? ms : std::min(wait_ms, ms);
+    }
+    int n = ::poll(fds.data(), fds.size(), wait_ms);
+    if (n < 0 && errno != EINTR) {
+      say(std::string("poll failed: ") + std::strerror(errno));
+      begin_teardown(SIGKILL);
+    }
+    if (n > 0) {
+      for (std::size_t i = 1; i < fds.size(); ++i) {
+        if (fds[i].revents == 0) continue;
+        Rank& r = *ranks_[owners[i].first];
+        UniqueFd& fd = owners[i].second == kPmi ? r.pmi : owners[i].second == kOut ? r.out : r.err;
+        if (fd.get() != fds[i].fd) continue;  // closed meanwhile
+        if (owners[i].second == kPmi) {
+          if (fds[i].revents & POLLOUT) write_pmi(r);
+          if (r.pmi && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) read_pmi(r);
+        } else {
+          read_output(r, owners[i].second == kErr, 4 * kReadChunk);
+        }
+      }
+      process_pmi_events();
+      for (auto& rp : ranks_)
+        if (rp->pmi && !pmi_->outbox(rp->index).empty()) write_pmi(*rp);
+      // Signals last: a child's final PMI messages and output are read before its exit counts.
+      if (fds[0].revents != 0) handle_signals();
+    }
+    check_deadlines();
+  }
+}
+
+void Job::check_deadlines() {
+  auto now = Clock::now();
+  if (timeout_at_ && now >= *timeout_at_) {
+    timeout_at_.reset();
+    if (!terminating_)
+      fail(kTimeoutExitCode,
+           "timeout after " + format_seconds(opts_.timeout_seconds) + " s, killing the job");
+  }
+  if (kill_at_ && now >= *kill_at_) {
+    kill_at_.reset();
+    if (alive_count_ > 0) {
+      if (opts_.verbose) say("ranks still running after the grace period: sending SIGKILL");
+      signal_alive_ranks(SIGKILL);
+    }
+  }
+}
+
+void Job::handle_signals() {
+  signalfd_siginfo info;
+  while (true) {
+    ssize_t n = ::read(signal_fd_.get(), &info, sizeof info);
+    if (n != static_cast<ssize_t>(sizeof info)) break;
+    int sig = static_cast<int>(info.ssi_signo);
+    if (sig == SIGCHLD)
+      reap_children();
+    else
+      on_user_signal(sig);
+  }
+  reap_children();  // SIGCHLDs coalesce: always look
+}
+
+void Job::on_user_signal(int sig) {
+  if (sig == SIGUSR1 || sig == SIGUSR2) {
+    signal_alive_ranks(sig);
+    return;
+  }
+  if (terminating_) {  // a second Ctrl-C, or a signal during a teardown: no more grace
+    signal_alive_ranks(SIGKILL);
+    return;
+  }
+  failed_ = true;
+  exit_code_ = 128 + sig;
+  say("received signal " + std::to_string(sig) + " (" + signal_name(sig) +
+      "), ending the job");
+  terminating_ = true;
+  signal_alive_ranks(sig);
+  kill_at_ = Clock::now() + kKillGrace;
+}
+
+void Job::reap_children() {
+  while (true) {
+    int status = 0;
+    pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid <= 0) return;
+    for (auto& rp : ranks_) {
+      Rank& r = *rp;
+      if (!r.alive || r.pid != pid) continue;
+      // What the rank said and printed before it ended comes first.
+      if (r.pmi) read_pmi(r);
+      process_pmi_events();
+      if (r.out) read_output(r, false, 16 * kReadChunk);
+      if (r.err) read_output(r, true, 16 * kReadChunk);
+      on_rank_exit(r, status);
+      break;
+    }
+  }
+}
+
+void Job::on_rank_exit(Rank& r, int status) {
+  r.alive = false;
+  --alive_count_;
+  pmi_->rank_gone(r.index);
+  const std::string who = "rank " + std::to_string(r.index);
+  const std::string who_pid = who + " (pid " + std::to_string(r.pid) + ")";
+  if (opts_.verbose) say(who_pid + " ended, wait status " + std::to_string(status));
+  if (terminating_) return;  // consequences of the teardown, not news
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    fail(128 + sig, who_pid + " killed by signal " + std::to_string(sig) + " (" +
+                        signal_name(sig) + ")");
+    return;
+  }
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  if (code != 0) {
+    fail(code, who_pid + " exited with code " + std::to_string(code));
+  } else if (r.inited && !r.finalized) {
+    fail(1, who + " exited without calling MPI_Finalize");
+  } else if (!r.inited) {
+    if (any_inited_)
+      fail(1, who + " exited without calling MPI_Init");
+    else
+      exited_without_init_.push_back(r.index);  // reported if another rank does MPI_Init
+  }
+}
+
+void Job::read_pmi(Rank& r) {
+  char buf[kReadChunk];
+  while (r.pmi) {
+    ssize_t n = ::read(r.pmi.get(), buf, sizeof buf);
+    if (n > 0) {
+      pmi_->on_input(r.index, std::string_view(buf, static_cast<std::size_t>(n)));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    // EOF or error: the rank can no longer take part in PMI.
+    r.pmi.reset();
+    pmi_->rank_gone(r.index);
+  }
+}
+
+void Job::write_pmi(Rank& r) {
+  std::string& box = pmi_->outbox(r.index);
+  while (r.pmi && !box.empty()) {
+    ssize_t n = ::send(r.pmi.get(), box.data(), box.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      box.erase(0, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    box.clear();  // peer gone; its exit is handled by the reaper
+    r.pmi.reset();
+    pmi_->rank_gone(r.index);
+  }
+}
+
+void Job::read_output(Rank& r, bool is_err, std::size_t budget) {
+  UniqueFd& fd = is_err ? r.err : r.out;
+  LineForwarder& fwd = is_err ? r.err_fwd : r.out_fwd;
+  char buf[kReadChunk];
+  std::size_t total = 0;
+  while (fd && total < budget) {
+    ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n > 0) {
+      fwd.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+      total += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    fwd.finish();
+    fd.reset();
+  }
+}
+
+void Job::drain_after_exit() {
+  // All ranks are reaped; what they wrote is in the pipes. Descendants that still hold a pipe
+  // open are not waited for.
+  for (auto& rp : ranks_) {
+    Rank& r = *rp;
+    if (r.out) read_output(r, false, 16 * kReadChunk);
+    if (r.err) read_output(r, true, 16 * kReadChunk);
+    r.out_fwd.finish();
+    r.err_fwd.finish();
+    r.out.reset();
+    r.err.reset();
+    r.pmi.reset();
+  }
+}
+
+void Job::process_pmi_events() {
+  for (PmiEvent& e : pmi_->take_events()) {
+    Rank& r = *ranks_[e.rank];
+    const std::string who = "rank " + std::to_string(e.rank);
+    switch (e.kind) {
+      case PmiEvent::Kind::kInit:
+        r.inited = true;
+        any_inited_ = true;
+        if (!exited_without_init_.empty())
+          fail(1, "rank " + std::to_string(exited_without_init_.front()) +
+                      " exited without calling MPI_Init");
+        break;
+      case PmiEvent::Kind::kFinalize:
+        r.finalized = true;
+        break;
+      case PmiEvent::Kind::kAbort:
+        fail(abort_exit_code(e.code),
+             who + " called MPI_Abort with code " + std::to_string(e.code));
+        break;
+      case PmiEvent::Kind::kProtocolError:
+        say(who + ": " + e.message);
+        break;
+    }
+  }
+}
+
+void Job::fail(int exit_code, const std::string& message) {
+  if (failed_) return;
+  failed_ = true;
+  exit_code_ = exit_code;
+  say(message);
+  begin_teardown(SIGTERM);
+}
+
+void Job::begin_teardown(int sig) {
+  if (terminating_ && sig != SIGKILL) return;
+  terminating_ = true;
+  signal_alive_ranks(sig);
+  if (sig != SIGKILL) kill_at_ = Clock::now() + kKillGrace;
+}
+
+void Job::signal_alive_ranks(int sig) {
+  for (auto& rp : ranks_) {
+    if (!rp->alive) continue;
+    // Each rank leads its own process group: the signal also reaches what it started.
+    if (::kill(-rp->pid, sig) != 0) ::kill(rp->pid, sig);
+  }
+}
+
+}  // namespace railmpi::mpiexec

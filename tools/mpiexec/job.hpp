@@ -1,0 +1,80 @@
+// The job supervisor: starts the ranks, serves PMI, forwards output and signals, enforces the
+// timeout, decides the exit code. mpiexec's only stateful object.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "options.hpp"
+#include "output.hpp"
+#include "pmi_server.hpp"
+#include "unique_fd.hpp"
+
+namespace railmpi::mpiexec {
+
+class Job {
+ public:
+  explicit Job(Options options);
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+
+  // Runs the job to its end; returns mpiexec's exit code.
+  int run();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  struct Rank {
+    Rank(int index, bool prefix);
+    int index;
+    pid_t pid = -1;
+    bool alive = false;
+    bool inited = false;
+    bool finalized = false;
+    UniqueFd pmi, out, err;
+    LineForwarder out_fwd, err_fwd;
+  };
+
+  bool setup_signals();
+  void launch(const std::string& path);
+  void supervise();
+  void drain_after_exit();
+
+  void handle_signals();
+  void on_user_signal(int sig);
+  void reap_children();
+  void on_rank_exit(Rank& rank, int status);
+  void read_pmi(Rank& rank);
+  void write_pmi(Rank& rank);
+  void read_output(Rank& rank, bool is_err, std::size_t budget);
+  void process_pmi_events();
+  void check_deadlines();
+
+  // First failure decides the exit code and starts the teardown; later ones are ignored.
+  void fail(int exit_code, const std::string& message);
+  void begin_teardown(int sig);
+  void signal_alive_ranks(int sig);
+  void say(const std::string& message);  // "mpiexec: message" on stderr
+
+  Options opts_;
+  std::string jobid_;
+  UniqueFd signal_fd_;
+  std::vector<std::unique_ptr<Rank>> ranks_;
+  std::unique_ptr<PmiServer> pmi_;
+  int alive_count_ = 0;
+
+  bool any_inited_ = false;
+  std::vector<int> exited_without_init_;  // ranks that exited 0 before any rank spoke PMI
+  bool failed_ = false;
+  int exit_code_ = 0;
+  bool terminating_ = false;
+  std::optional<Clock::time_point> timeout_at_;
+  std::optional<Clock::time_point> kill_at_;
+};
+
+}  // namespace railmpi::mpiexec

@@ -1,0 +1,30 @@
+// Command line of mpiexec: `mpiexec [options] program [args...]`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace railmpi::mpiexec {
+
+struct Options {
+  int nprocs = 1;                                           // -n / -np
+  std::vector<std::pair<std::string, std::string>> env;   // -genv / -env, in order
+  double timeout_seconds = 0;                               // --timeout / MPIEXEC_TIMEOUT; 0 = none
+  bool prepend_rank = false;                                // -l / -prepend-rank
+  bool verbose = false;                                     // -v / --verbose
+  std::vector<std::string> command;                         // program and its arguments
+};
+
+// Outcome of parsing: either options to run, or an exit code (after --help, or an error,
+// which has been printed to stderr already).
+struct ParseResult {
+  std::optional<Options> options;
+  int exit_code = 0;
+};
+
+ParseResult parse_options(int argc, char** argv);
+void print_usage(bool to_stderr);
+
+}  // namespace railmpi::mpiexec

@@ -1,0 +1,180 @@
+#include "spawn.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace railmpi::mpiexec {
+namespace {
+
+// Variables mpiexec sets itself; inherited values (e.g. mpiexec run under another launcher)
+// must not leak into the ranks.
+constexpr std::string_view kOwnedVariables[] = {
+    "PMI_FD",        "PMI_PORT",         "PMI_ID",
+    "PMI_RANK",      "PMI_SIZE",         "PMI_SPAWNED",
+    "PMI_DEBUG",     "RAILMPI_JOBID",    "RAILMPI_LOCAL_RANK",
+    "RAILMPI_LOCAL_SIZE", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+};
+
+std::string_view name_of(std::string_view entry) {
+  return entry.substr(0, entry.find('='));
+}
+
+bool set_nonblocking(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+bool is_executable_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         ::access(path.c_str(), X_OK) == 0;
+}
+
+// Child side after fork(): only async-signal-safe calls until exec.
+[[noreturn]] void exec_child(const char* path, char* const* argv, char* const* envp,
+                             int pmi_fd, int out_fd, int err_fd, int null_fd,
+                             char* pmi_fd_entry) {
+  ::setpgid(0, 0);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2})
+    ::signal(sig, SIG_DFL);
+
+  // Move the PMI end above the standard descriptors before dup2() can clobber it.
+  int pmi = pmi_fd;
+  if (pmi <= 2) pmi = ::fcntl(pmi_fd, F_DUPFD, 3);
+  if (::dup2(null_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0 || pmi < 0)
+    ::_exit(127);
+  ::fcntl(pmi, F_SETFD, 0);  // inherited across exec
+  // Fill the number into the preallocated "PMI_FD=......" entry.
+  char digits[16];
+  int n = 0;
+  for (int v = pmi; n == 0 || v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
+  char* p = pmi_fd_entry + 7;  // after "PMI_FD="
+  while (n > 0) *p++ = digits[--n];
+  *p = '\0';
+
+  ::execve(path, argv, envp);
+  const char msg[] = "mpiexec: exec failed\n";
+  ssize_t ignored = ::write(2, msg, sizeof msg - 1);
+  (void)ignored;
+  ::_exit(127);
+}
+
+}  // namespace
+
+std::vector<std::string> base_environment(
+    const std::vector<std::pair<std::string, std::string>>& overrides) {
+  std::vector<std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string_view entry(*e);
+    std::string_view name = name_of(entry);
+    bool owned = false;
+    for (std::string_view v : kOwnedVariables) owned = owned || (v == name);
+    for (const auto& o : overrides) owned = owned || (o.first == name);
+    if (!owned) env.emplace_back(entry);
+  }
+  for (const auto& [name, value] : overrides) {
+    // A later -genv of the same name wins.
+    std::erase_if(env, [&](const std::string& e) { return name_of(e) == name; });
+    env.push_back(name + "=" + value);
+  }
+  return env;
+}
+
+std::string find_executable(const std::string& program, std::string& why) {
+  if (program.empty()) {
+    why = "empty program name";
+    return {};
+  }
+  if (program.find('/') != std::string::npos) {
+    if (is_executable_file(program)) return program;
+    why = ::access(program.c_str(), F_OK) == 0 ? "not an executable file" : std::strerror(ENOENT);
+    return {};
+  }
+  const char* path_env = std::getenv("PATH");
+  std::string_view path = path_env != nullptr ? path_env : "/usr/local/bin:/usr/bin:/bin";
+  while (true) {
+    std::size_t colon = path.find(':');
+    std::string_view dir = path.substr(0, colon);
+    std::string candidate = dir.empty() ? program : std::string(dir) + "/" + program;
+    if (is_executable_file(candidate)) return candidate;
+    if (colon == std::string_view::npos) break;
+    path.remove_prefix(colon + 1);
+  }
+  why = "not found in PATH";
+  return {};
+}
+
+SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& argv,
+                       const std::vector<std::string>& env, std::string& error) {
+  SpawnedRank rank;
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    error = std::string("socketpair: ") + std::strerror(errno);
+    return rank;
+  }
+  UniqueFd pmi_parent(sv[0]), pmi_child(sv[1]);
+  int po[2], pe[2];
+  if (::pipe2(po, O_CLOEXEC) != 0) {
+    error = std::string("pipe: ") + std::strerror(errno);
+    return rank;
+  }
+  UniqueFd out_read(po[0]), out_write(po[1]);
+  if (::pipe2(pe, O_CLOEXEC) != 0) {
+    error = std::string("pipe: ") + std::strerror(errno);
+    return rank;
+  }
+  UniqueFd err_read(pe[0]), err_write(pe[1]);
+  UniqueFd null_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (!null_fd) {
+    error = std::string("/dev/null: ") + std::strerror(errno);
+    return rank;
+  }
+  if (!set_nonblocking(pmi_parent.get()) || !set_nonblocking(out_read.get()) ||
+      !set_nonblocking(err_read.get())) {
+    error = std::string("fcntl: ") + std::strerror(errno);
+    return rank;
+  }
+
+  // Everything the child needs is allocated before fork().
+  std::vector<char*> cargv;
+  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  std::string pmi_fd_entry = "PMI_FD=" + std::string(12, '\0');
+  std::vector<char*> cenv;
+  for (const auto& e : env) cenv.push_back(const_cast<char*>(e.c_str()));
+  cenv.push_back(pmi_fd_entry.data());
+  cenv.push_back(nullptr);
+
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    error = std::string("fork: ") + std::strerror(errno);
+    return rank;
+  }
+  if (pid == 0)
+    exec_child(path.c_str(), cargv.data(), cenv.data(), pmi_child.get(), out_write.get(),
+               err_write.get(), null_fd.get(), pmi_fd_entry.data());
+
+  // Also from the parent, so that signalling the group cannot race with the child's setpgid.
+  ::setpgid(pid, pid);
+  rank.pid = pid;
+  rank.pmi = std::move(pmi_parent);
+  rank.out = std::move(out_read);
+  rank.err = std::move(err_read);
+  return rank;
+}
+
+}  // namespace railmpi::mpiexec
