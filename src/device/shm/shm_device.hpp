@@ -37,6 +37,7 @@ struct alignas(64) SegmentControl {
   alignas(64) std::uint32_t sleeping;  // 1 while the owner is (about to be) in FUTEX_WAIT
   alignas(64) std::uint32_t doorbell;  // futex word: senders add 1 and wake the owner
 };
+static_assert(sizeof(SegmentControl) <= 4096);
 
 class ShmDevice final : public Device {
  public:

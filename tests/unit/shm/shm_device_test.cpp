@@ -697,3 +697,54 @@ TEST(ShmDevice, SmallRingRandomSizesAndSendFromOnDone) {
     return 0;
   });
 }
+
+// Streams max_payload frames (copied in and out, as eager messages are) and prints the
+// bandwidth (not asserted).
+TEST(ShmDevice, StreamBandwidthPrinted) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    const std::size_t maxp = dev->figures().max_payload;
+    constexpr int kFrames = 2000;
+    if (rank == 0) {
+      std::vector<std::byte> buf(maxp, std::byte{7});
+      std::vector<SendOp> ops(kFrames);
+      auto t0 = Clock::now();
+      for (int i = 0; i < kFrames; ++i) {
+        ops[i].header_len = 8;
+        ops[i].payload = buf.data();
+        ops[i].payload_len = maxp;
+        ops[i].on_done = [](SendOp&) {};
+        dev->send(1, ops[i]);
+        dev->poll();
+      }
+      CHECK(poll_until(*dev, [&] { return dev->idle(); }));
+      // the receiver's last frame has been copied in; the ack tells it was read
+      bool ack = false;
+      Handler h;
+      h.frame = [&](int, auto, auto) { ack = true; };
+      dev->set_handler(h.raw());
+      CHECK(poll_until(*dev, [&] { return ack; }));
+      double s = std::chrono::duration<double>(Clock::now() - t0).count();
+      std::printf("shm stream: %d x %zu B frames, %.0f MB/s\n", kFrames, maxp,
+                  double(kFrames) * double(maxp) / s / 1e6);
+    } else {
+      int got = 0;
+      std::uint64_t sum = 0;
+      std::vector<std::byte> sink(maxp);
+      Handler h;
+      h.frame = [&](int, std::span<const std::byte>, std::span<const std::byte> pl) {
+        ++got;
+        std::memcpy(sink.data(), pl.data(), pl.size());  // like an eager receive
+        sum += std::uint64_t(sink[pl.size() - 1]);
+      };
+      dev->set_handler(h.raw());
+      CHECK(poll_until(*dev, [&] { return got == kFrames; }));
+      CHECK(sum == 7u * kFrames);
+      SendOp op;
+      op.header_len = 1;
+      CHECK(dev->send(0, op) == SendResult::done);
+    }
+    finish(*dev);
+    return 0;
+  });
+}

@@ -1,0 +1,90 @@
+#include <gtest/gtest.h>
+
+#include "p2p/matching.hpp"
+
+using namespace railmpi::p2p;
+
+namespace {
+Request recv(int ctx, int src, int tag) {
+  Request r;
+  r.kind = RequestKind::recv;
+  r.context = ctx;
+  r.source = src;
+  r.tag = tag;
+  return r;
+}
+}  // namespace
+
+TEST(PostedQueue, FirstPostedMatchWins) {
+  PostedQueue q;
+  Request a = recv(0, kAnySource, 5), b = recv(0, 1, 5), c = recv(0, 1, kAnyTag);
+  q.push(a);
+  q.push(b);
+  q.push(c);
+  EXPECT_EQ(q.take(0, 1, 5), &a);  // wildcard posted first wins over the exact one
+  EXPECT_EQ(q.take(0, 1, 5), &b);
+  EXPECT_EQ(q.take(0, 1, 7), &c);
+  EXPECT_TRUE(q.empty());
+}
+
+TEST(PostedQueue, ContextSeparatesCommunicators) {
+  PostedQueue q;
+  Request a = recv(2, kAnySource, kAnyTag);
+  q.push(a);
+  EXPECT_EQ(q.take(0, 0, 0), nullptr);
+  EXPECT_EQ(q.take(2, 0, 0), &a);
+}
+
+TEST(PostedQueue, RemoveFromMiddleKeepsOrder) {
+  PostedQueue q;
+  Request a = recv(0, 0, 1), b = recv(0, 0, 1), c = recv(0, 0, 1);
+  q.push(a);
+  q.push(b);
+  q.push(c);
+  EXPECT_TRUE(q.contains(b));
+  q.remove(b);
+  EXPECT_FALSE(q.contains(b));
+  EXPECT_EQ(q.take(0, 0, 1), &a);
+  EXPECT_EQ(q.take(0, 0, 1), &c);
+  EXPECT_EQ(q.take(0, 0, 1), nullptr);
+}
+
+TEST(UnexpectedQueue, ArrivalOrderAndWildcards) {
+  UnexpectedQueue q;
+  Unexpected* m1 = q.allocate();
+  m1->context = 0; m1->source = 3; m1->tag = 9;
+  Unexpected* m2 = q.allocate();
+  m2->context = 0; m2->source = 1; m2->tag = 4;
+  Unexpected* m3 = q.allocate();
+  m3->context = 0; m3->source = 3; m3->tag = 4;
+  q.push(*m1);
+  q.push(*m2);
+  q.push(*m3);
+  EXPECT_EQ(q.size(), 3u);
+  EXPECT_EQ(q.find(0, kAnySource, kAnyTag), m1);
+  EXPECT_EQ(q.find(0, kAnySource, 4), m2);
+  EXPECT_EQ(q.find(0, 3, 4), m3);
+  EXPECT_EQ(q.find(1, kAnySource, kAnyTag), nullptr);
+  q.remove(*m2);
+  EXPECT_EQ(q.find(0, kAnySource, 4), m3);
+  q.release(m2);
+  EXPECT_EQ(q.allocate(), m2);  // pooled: reused, not reallocated
+}
+
+TEST(UnexpectedQueue, TenThousandInOrder) {
+  UnexpectedQueue q;
+  std::vector<Unexpected*> all;
+  for (int i = 0; i < 10000; ++i) {
+    Unexpected* u = q.allocate();
+    u->context = 0; u->source = i % 7; u->tag = i;
+    q.push(*u);
+    all.push_back(u);
+  }
+  for (int i = 0; i < 10000; ++i) {
+    Unexpected* u = q.find(0, kAnySource, kAnyTag);
+    ASSERT_EQ(u, all[std::size_t(i)]);
+    q.remove(*u);
+    q.release(u);
+  }
+  EXPECT_EQ(q.size(), 0u);
+}

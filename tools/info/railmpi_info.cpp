@@ -1,0 +1,60 @@
+// railmpi_info: what this RailMPI build offers and which settings are in force.
+//   railmpi_info              version, devices with their figures, settings with values
+//   railmpi_info --markdown   the settings table for README.md (generated from the one table)
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "base/settings.hpp"
+#include "device/self/self_device.hpp"
+#include "device/shm/shm_device.hpp"
+#include "device/tcp/tcp_device.hpp"
+
+using railmpi::base::Settings;
+using railmpi::base::setting_specs;
+
+namespace {
+
+void print_markdown() {
+  std::printf("| setting | default | meaning |\n| --- | --- | --- |\n");
+  for (const auto& s : setting_specs()) {
+    const std::string def = s.default_value.empty() ? "(empty)" : std::string(s.default_value);
+    std::printf("| `%.*s` | `%s` | %.*s |\n", int(s.name.size()), s.name.data(), def.c_str(), int(s.meaning.size()),
+                s.meaning.data());
+  }
+}
+
+void print_device(const railmpi::device::Device& d) {
+  const auto f = d.figures();
+  std::printf("  %-5.*s latency %.2f us, bandwidth %.0f MB/s, eager limit %zu B, largest frame %zu B, single copy %s\n",
+              int(d.name().size()), d.name().data(), f.latency_us, f.bandwidth_mbs, f.eager_limit, f.max_payload,
+              f.single_copy ? "yes (if the kernel permits)" : "no");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--markdown") == 0) {
+    print_markdown();
+    return 0;
+  }
+  if (argc > 1) {
+    std::fprintf(stderr, "usage: railmpi_info [--markdown]\n");
+    return 2;
+  }
+  const Settings settings = Settings::from_environment();
+  std::printf("RailMPI %s (MPI 3.1, MPICH ABI: libmpi.so.12 / libmpich.so.12)\n\n", RAILMPI_VERSION_TEXT);
+  std::printf("Devices (figures as each device reports them; the multi-method layer picks per peer):\n");
+  railmpi::device::self::SelfDevice self(0);
+  railmpi::device::shm::ShmDevice shm(0, 2, "info", settings);
+  railmpi::device::tcp::TcpDevice tcp(0, 2, settings);
+  print_device(self);
+  print_device(shm);
+  print_device(tcp);
+  std::printf("\nSettings (environment variables, value in force):\n");
+  for (const auto& s : setting_specs()) {
+    std::printf("  %-26.*s = %-10s  %.*s\n", int(s.name.size()), s.name.data(),
+                settings.value_text(s.name).c_str(), int(s.meaning.size()), s.meaning.data());
+  }
+  return 0;
+}
