@@ -65,7 +65,6 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
-#pragma weak MPI_Errhandler_set = PMPI_Comm_set_errhandler
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
   require_running("MPI_Comm_get_errhandler");
@@ -76,7 +75,6 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
-#pragma weak MPI_Errhandler_get = PMPI_Comm_get_errhandler
 
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler) {
   require_running("MPI_Comm_create_errhandler");
@@ -88,7 +86,6 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errh
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
-#pragma weak MPI_Errhandler_create = PMPI_Comm_create_errhandler
 
 int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
   require_running("MPI_Errhandler_free");
@@ -159,6 +156,17 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
-#pragma weak MPI_Attr_get = PMPI_Comm_get_attr
+
+// MPI-1 names of the same calls (deprecated, still used by old programs).
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) { return PMPI_Comm_set_errhandler(comm, errhandler); }
+#pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler) { return PMPI_Comm_get_errhandler(comm, errhandler); }
+#pragma weak MPI_Errhandler_get = PMPI_Errhandler_get
+int PMPI_Errhandler_create(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler) {
+  return PMPI_Comm_create_errhandler(function, errhandler);
+}
+#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void* value, int* flag) { return PMPI_Comm_get_attr(comm, keyval, value, flag); }
+#pragma weak MPI_Attr_get = PMPI_Attr_get
 
 }  // extern "C"

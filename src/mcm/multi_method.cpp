@@ -95,6 +95,8 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
   // Every rank connects every device it created, so that device barriers line up across ranks.
   if (shm_) shm_->connect(shm_peers, bootstrap);
   if (tcp_) tcp_->connect(tcp_peers, bootstrap);
+  poll_shm_ = shm_ && !shm_peers.empty();
+  poll_tcp_ = tcp_ && !tcp_peers.empty();
   // Connecting may change figures (the shm device probes single copy).
   if (shm_) figures_[static_cast<int>(Route::shm)] = shm_->figures();
   if (tcp_) figures_[static_cast<int>(Route::tcp)] = tcp_->figures();
@@ -108,12 +110,12 @@ void MultiMethod::set_handler(device::FrameHandler handler) {
 
 void MultiMethod::wait(std::chrono::microseconds timeout) {
   // One device that can block takes the whole wait; with two, each gets a short slice.
-  if (shm_ && tcp_) {
+  if (poll_shm_ && poll_tcp_) {
     shm_->wait(timeout / 2);
     tcp_->wait(std::chrono::microseconds(0));
-  } else if (shm_) {
+  } else if (poll_shm_) {
     shm_->wait(timeout);
-  } else if (tcp_) {
+  } else if (poll_tcp_) {
     tcp_->wait(timeout);
   }
 }

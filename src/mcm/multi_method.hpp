@@ -43,10 +43,11 @@ class MultiMethod {
     return self_.send(peer, op);
   }
 
+  // Polls only devices that serve a peer: an idle tcp device would cost a syscall per poll.
   int poll() {
     int n = self_.poll();
-    if (shm_) n += shm_->poll();
-    if (tcp_) n += tcp_->poll();
+    if (poll_shm_) n += shm_->poll();
+    if (poll_tcp_) n += tcp_->poll();
     return n;
   }
 
@@ -72,6 +73,8 @@ class MultiMethod {
   std::vector<Route> routes_;
   std::vector<int> node_ranks_;
   device::Figures figures_[3];
+  bool poll_shm_ = false;
+  bool poll_tcp_ = false;
   device::self::SelfDevice self_;
   std::unique_ptr<device::shm::ShmDevice> shm_;
   std::unique_ptr<device::tcp::TcpDevice> tcp_;

@@ -1,5 +1,7 @@
 #include "job.hpp"
 
+#include <dirent.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -85,6 +87,7 @@ int Job::run() {
   launch(path);
   supervise();
   drain_after_exit();
+  remove_shared_memory_leftovers();
   if (!failed_ && any_inited_ && !exited_without_init_.empty())
     fail(1, "rank " + std::to_string(exited_without_init_.front()) +
                 " exited without calling MPI_Init");
@@ -373,6 +376,19 @@ void Job::process_pmi_events() {
         break;
     }
   }
+}
+
+// A rank that dies between creating its shared-memory segment and unlinking it (during MPI_Init)
+// leaves /dev/shm/railmpi-<job id>-<rank> behind; the job's end is the last chance to remove it.
+void Job::remove_shared_memory_leftovers() {
+  const std::string prefix = "railmpi-" + jobid_ + "-";
+  DIR* dir = ::opendir("/dev/shm");
+  if (!dir) return;
+  while (dirent* entry = ::readdir(dir)) {
+    if (std::string_view(entry->d_name).starts_with(prefix))
+      ::unlinkat(::dirfd(dir), entry->d_name, 0);
+  }
+  ::closedir(dir);
 }
 
 void Job::fail(int exit_code, const std::string& message) {

@@ -56,6 +56,7 @@ class Job {
   void check_deadlines();
 
   // First failure decides the exit code and starts the teardown; later ones are ignored.
+  void remove_shared_memory_leftovers();
   void fail(int exit_code, const std::string& message);
   void begin_teardown(int sig);
   void signal_alive_ranks(int sig);
