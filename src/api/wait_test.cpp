@@ -1,4 +1,5 @@
 // Completion: MPI_Wait/Test and their -all, -any, -some forms, MPI_Request_get_status.
+#include <array>
 #include <vector>
 
 #include "api/completion.hpp"
@@ -7,6 +8,26 @@ using namespace railmpi;
 using namespace railmpi::api;
 
 namespace {
+
+// The slots behind an array of handles: on the stack for the usual small arrays, so that a
+// Waitall on a window of requests allocates nothing.
+class SlotList {
+ public:
+  explicit SlotList(int count) : size_(static_cast<std::size_t>(count)) {
+    if (size_ > inline_.size()) heap_.resize(size_);
+    data_ = size_ > inline_.size() ? heap_.data() : inline_.data();
+  }
+  core::RequestSlot*& operator[](std::size_t i) { return data_[i]; }
+  std::size_t size() const { return size_; }
+  core::RequestSlot** begin() { return data_; }
+  core::RequestSlot** end() { return data_ + size_; }
+
+ private:
+  std::size_t size_;
+  std::array<core::RequestSlot*, 64> inline_{};
+  std::vector<core::RequestSlot*> heap_;
+  core::RequestSlot** data_;
+};
 
 // Looks up a handle. MPI_REQUEST_NULL and inactive persistent requests give nullptr with success.
 int lookup(const char* call, MPI_Request handle, core::RequestSlot*& out) {
@@ -44,11 +65,10 @@ int raise_completion_error(const char* call, MPI_Comm comm, int error) {
 }
 
 // -all forms once every request is done: statuses, and MPI_ERR_IN_STATUS if any failed.
-int consume_all(const char* call, int count, MPI_Request* requests, std::vector<core::RequestSlot*>& slots,
+int consume_all(const char* call, int count, MPI_Request* requests, SlotList& slots,
                 MPI_Status* statuses) {
   bool failed = false;
   MPI_Comm comm = MPI_COMM_WORLD;
-  std::vector<int> errors(static_cast<std::size_t>(count), MPI_SUCCESS);
   for (int i = 0; i < count; ++i) {
     core::RequestSlot* s = slots[std::size_t(i)];
     if (!s) {
@@ -56,15 +76,15 @@ int consume_all(const char* call, int count, MPI_Request* requests, std::vector<
       continue;
     }
     const MPI_Comm c = s->comm;
-    errors[std::size_t(i)] = consume(s, &requests[i], status_at(statuses, i));
-    if (errors[std::size_t(i)] != MPI_SUCCESS) {
+    const int error = consume(s, &requests[i], status_at(statuses, i));
+    // With MPI_ERR_IN_STATUS every status carries its own class, MPI_SUCCESS included.
+    if (statuses != MPI_STATUSES_IGNORE) statuses[i].MPI_ERROR = error;
+    if (error != MPI_SUCCESS) {
       failed = true;
       comm = c;
     }
   }
   if (!failed) return MPI_SUCCESS;
-  if (statuses != MPI_STATUSES_IGNORE)
-    for (int i = 0; i < count; ++i) statuses[i].MPI_ERROR = errors[std::size_t(i)];
   return raise_error(comm, MPI_ERR_IN_STATUS, call, "at least one request failed; see the statuses");
 }
 
@@ -109,7 +129,7 @@ int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   if (int e = check_array("MPI_Waitall", count, requests)) return e;
-  std::vector<core::RequestSlot*> slots(static_cast<std::size_t>(count));
+  SlotList slots(count);
   for (int i = 0; i < count; ++i)
     if (int e = lookup("MPI_Waitall", requests[i], slots[std::size_t(i)])) return e;
   std::size_t next = 0;  // slots before `next` are known complete
@@ -124,7 +144,7 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
   if (int e = check_array("MPI_Testall", count, requests)) return e;
   if (!flag) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
-  std::vector<core::RequestSlot*> slots(static_cast<std::size_t>(count));
+  SlotList slots(count);
   for (int i = 0; i < count; ++i)
     if (int e = lookup("MPI_Testall", requests[i], slots[std::size_t(i)])) return e;
   instance().progress->poll();
@@ -141,7 +161,7 @@ int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status status
 int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   if (int e = check_array("MPI_Waitany", count, requests)) return e;
   if (!index) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Waitany", "index is NULL");
-  std::vector<core::RequestSlot*> slots(static_cast<std::size_t>(count));
+  SlotList slots(count);
   bool any_active = false;
   for (int i = 0; i < count; ++i) {
     if (int e = lookup("MPI_Waitany", requests[i], slots[std::size_t(i)])) return e;
@@ -172,7 +192,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* stat
 int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   if (int e = check_array("MPI_Testany", count, requests)) return e;
   if (!index || !flag) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testany", "index or flag is NULL");
-  std::vector<core::RequestSlot*> slots(static_cast<std::size_t>(count));
+  SlotList slots(count);
   bool any_active = false;
   for (int i = 0; i < count; ++i) {
     if (int e = lookup("MPI_Testany", requests[i], slots[std::size_t(i)])) return e;
@@ -206,7 +226,7 @@ static int some(const char* call, bool wait, int incount, MPI_Request requests[]
   if (int e = check_array(call, incount, requests)) return e;
   if (!outcount || (incount > 0 && !indices))
     return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "outcount or array_of_indices is NULL");
-  std::vector<core::RequestSlot*> slots(static_cast<std::size_t>(incount));
+  SlotList slots(incount);
   bool any_active = false;
   for (int i = 0; i < incount; ++i) {
     if (int e = lookup(call, requests[i], slots[std::size_t(i)])) return e;
