@@ -50,9 +50,9 @@ inline int check_buffer(const char* call, MPI_Comm comm, const void* buf, int co
 
 // A destination: a rank of the communicator or MPI_PROC_NULL.
 inline int check_dest(const char* call, const core::Communicator& c, int rank, const char* what = "dest") {
-  if ((rank < 0 || rank >= c.size()) && rank != MPI_PROC_NULL) [[unlikely]]
+  if ((rank < 0 || rank >= c.remote_size()) && rank != MPI_PROC_NULL) [[unlikely]]
     return raise_error(c.handle, MPI_ERR_RANK, call, "%s=%d is not a rank of a communicator of size %d", what, rank,
-                       c.size());
+                       c.remote_size());
   return MPI_SUCCESS;
 }
 

@@ -10,12 +10,18 @@ struct Communicator {
   int handle = 0;
   int context = 0;             // point-to-point context; collectives use context + 1
   int rank = 0;                // this process's rank in the communicator
-  std::vector<int> job_ranks;  // rank in communicator -> job-wide rank
+  std::vector<int> job_ranks;  // rank in communicator -> job-wide rank (local group)
+  std::vector<int> remote_job_ranks;  // intercommunicators: remote group's rank -> job rank
   int errhandler = 0;
   std::string name;
 
   int size() const { return static_cast<int>(job_ranks.size()); }
-  int job_rank(int rank_in_comm) const { return job_ranks[static_cast<std::size_t>(rank_in_comm)]; }
+  bool is_inter() const { return !remote_job_ranks.empty(); }
+  int remote_size() const { return is_inter() ? static_cast<int>(remote_job_ranks.size()) : size(); }
+  // Job rank of a destination/source rank (in the remote group for an intercommunicator).
+  int job_rank(int rank_in_comm) const {
+    return (is_inter() ? remote_job_ranks : job_ranks)[static_cast<std::size_t>(rank_in_comm)];
+  }
   int coll_context() const { return context + 1; }
 };
 

@@ -1,5 +1,9 @@
-// Datatypes. This slice knows the predefined (builtin) types of the MPICH ABI; derived types
-// (flattened segment lists) come with the datatype work.
+// Datatypes as the rest of the library sees them: a small value describing a type handle, and
+// pack/unpack between a typed user buffer and contiguous bytes.
+//
+// This slice knows the predefined types of the MPICH ABI (contiguous, size encoded in the handle
+// or listed for the pair types). Derived types (flattened segment lists) extend type_info(),
+// pack() and unpack() without changing their signatures.
 #pragma once
 
 #include <cstddef>
@@ -7,9 +11,17 @@
 
 namespace railmpi::core {
 
-// Size in bytes of a predefined datatype handle; 0 when the handle is not a valid datatype
-// (including MPI_DATATYPE_NULL, MPI_LB/MPI_UB markers of size 0 count as valid but empty).
-// Sets `valid` accordingly.
+struct TypeInfo {
+  bool valid = false;       // a committed, usable datatype
+  bool contiguous = false;  // count elements occupy size*count contiguous bytes from buf + true_lb
+  std::size_t size = 0;     // bytes of data in one element
+  std::ptrdiff_t lb = 0;
+  std::ptrdiff_t extent = 0;
+  std::ptrdiff_t true_lb = 0;
+  std::ptrdiff_t true_extent = 0;
+};
+
+// Size in bytes of a predefined datatype handle; sets `valid` (false for anything else).
 inline std::size_t builtin_size(int handle, bool& valid) {
   const auto h = static_cast<std::uint32_t>(handle);
   valid = false;
@@ -28,6 +40,17 @@ inline std::size_t builtin_size(int handle, bool& valid) {
     case 0x8c000004u: valid = true; return 32;  // MPI_LONG_DOUBLE_INT
     default: return 0;
   }
+}
+
+// Description of any datatype handle (predefined now; derived types later).
+inline TypeInfo type_info(int handle) {
+  TypeInfo t;
+  t.size = builtin_size(handle, t.valid);
+  if (!t.valid) return t;
+  // The pair types have padding: MPI_SHORT_INT is {short, int} (6 data bytes in 8), and so on.
+  t.contiguous = true;
+  t.extent = t.true_extent = static_cast<std::ptrdiff_t>(t.size);
+  return t;
 }
 
 }  // namespace railmpi::core
