@@ -80,7 +80,7 @@ int initialize(const char* call, int required, int* provided) {
   }
   in->mcm->connect(cards, {.ctx = &in->pmi, .barrier = &pmi_barrier});
   in->progress = std::make_unique<progress::Engine>(*in->mcm, in->settings);
-  in->p2p = std::make_unique<p2p::Engine>(*in->mcm);
+  in->p2p = std::make_unique<p2p::Engine>(*in->mcm, in->settings.header_cache);
   in->p2p->set_peer_failed_hook(&on_peer_failed, nullptr);
   in->processor_name = in->mcm->host();
   make_communicators(*in);

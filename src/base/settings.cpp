@@ -20,6 +20,8 @@ constexpr std::array kSpecs{
                 "Largest message the tcp device sends eagerly; larger ones use rendezvous."},
     SettingSpec{"RAILMPI_TCP_INTERFACE", "",
                 "IPv4 address the tcp device listens on and advertises (empty: the host's first address)."},
+    SettingSpec{"RAILMPI_HEADER_CACHE", "1",
+                "Send a repeated envelope (communicator, source, tag) to a peer with a 4-byte header (0 = always full)."},
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000", "Progress polls a waiting rank spins before it starts yielding."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel."},
     SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr."},
@@ -82,6 +84,7 @@ Settings Settings::from_environment() {
   s.shm_cma = read_size("RAILMPI_SHM_CMA") != 0;
   s.shm_ring_bytes = read_size("RAILMPI_SHM_RING_BYTES");
   s.tcp_interface = std::string(env_or_default(spec("RAILMPI_TCP_INTERFACE")));
+  s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
   s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
   s.verbose = static_cast<int>(read_size("RAILMPI_VERBOSE"));
@@ -95,6 +98,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_SHM_RING_BYTES") return std::to_string(shm_ring_bytes);
   if (name == "RAILMPI_TCP_EAGER_LIMIT") return std::to_string(tcp_eager_limit);
   if (name == "RAILMPI_TCP_INTERFACE") return tcp_interface;
+  if (name == "RAILMPI_HEADER_CACHE") return header_cache ? "1" : "0";
   if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
   if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);
   if (name == "RAILMPI_VERBOSE") return std::to_string(verbose);

@@ -28,6 +28,7 @@ struct Settings {
   bool shm_cma;                 // RAILMPI_SHM_CMA: single-copy rendezvous allowed
   std::size_t shm_ring_bytes;   // RAILMPI_SHM_RING_BYTES: per-pair ring size
   std::string tcp_interface;    // RAILMPI_TCP_INTERFACE: address to listen on ("" = auto)
+  bool header_cache;            // RAILMPI_HEADER_CACHE: 4-byte header for repeated envelopes
   unsigned spin_count;          // RAILMPI_SPIN_COUNT: polls before yielding
   unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping
   int verbose;                  // RAILMPI_VERBOSE

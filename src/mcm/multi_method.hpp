@@ -58,6 +58,7 @@ class MultiMethod {
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst);
 
   Route route(int peer) const { return routes_[peer]; }
+  int job_size() const { return size_; }
   static const char* route_name(Route r);
   // Ranks that share this rank's node (including itself), in rank order.
   const std::vector<int>& node_ranks() const { return node_ranks_; }

@@ -30,7 +30,8 @@ struct ProbeResult {
 
 class Engine {
  public:
-  explicit Engine(mcm::MultiMethod& mcm);
+  // header_cache: send repeated envelopes with a 4-byte header (RAILMPI_HEADER_CACHE).
+  Engine(mcm::MultiMethod& mcm, bool header_cache);
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -88,6 +89,9 @@ class Engine {
   ControlOp* control_op();
 
   mcm::MultiMethod& mcm_;
+  bool header_cache_;
+  std::vector<Envelope> sent_envelope_;      // per peer: envelope of the last full eager/rts sent
+  std::vector<Envelope> received_envelope_;  // per peer: envelope of the last full eager/rts received
   PostedQueue posted_;
   UnexpectedQueue unexpected_;
   std::vector<std::unique_ptr<ControlOp>> control_storage_;

@@ -15,6 +15,7 @@ enum class FrameKind : std::uint8_t {
   data = 4,      // one packet of a rendezvous payload: receiver request + offset
   fin = 5,       // receiver copied the payload itself (single copy); sender may complete
   sync_ack = 6,  // receiver matched a synchronous eager message
+  eager_cached = 7,  // eager with the same envelope as the last eager/rts to that peer (header caching)
 };
 
 inline constexpr std::uint8_t kFlagSync = 1;
@@ -32,6 +33,23 @@ struct WireHeader {
 };
 static_assert(sizeof(WireHeader) == 40);
 static_assert(sizeof(WireHeader) <= device::kMaxHeader);
+
+// Header caching: a message whose envelope (context, source, tag) repeats the previous eager or
+// rts frame to the same peer travels with this 4-byte header; the receiver restores the envelope
+// from the last full header it got from that peer (frames to one peer arrive in order).
+struct CachedHeader {
+  FrameKind kind;
+  std::uint8_t reserved[3];
+};
+static_assert(sizeof(CachedHeader) == 4);
+
+// The envelope a peer last sent / was sent in a full header.
+struct Envelope {
+  std::int32_t context = -1;
+  std::int32_t source = 0;
+  std::int32_t tag = 0;
+  bool operator==(const Envelope&) const = default;
+};
 
 inline void put_header(device::SendOp& op, const WireHeader& h) {
   std::memcpy(op.header.data(), &h, sizeof h);
