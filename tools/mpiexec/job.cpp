@@ -86,6 +86,7 @@ int Job::run() {
                                      std::chrono::duration<double>(opts_.timeout_seconds));
   launch(path);
   supervise();
+  if (pending_abort_) check_deadlines();
   drain_after_exit();
   remove_shared_memory_leftovers();
   if (!failed_ && any_inited_ && !exited_without_init_.empty())
@@ -157,7 +158,9 @@ void Job::supervise() {
       }
     }
     int wait_ms = -1;
-    for (const auto& deadline : {timeout_at_, kill_at_}) {
+    std::optional<Clock::time_point> abort_at;
+    if (pending_abort_) abort_at = pending_abort_->at;
+    for (const auto& deadline : {timeout_at_, kill_at_, abort_at}) {
       if (!deadline) continue;
       auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now()).count();
       int ms = left < 0 ? 0 : static_cast<int>(std::min<long long>(left, 60'000));
@@ -193,6 +196,11 @@ void Job::supervise() {
 
 void Job::check_deadlines() {
   auto now = Clock::now();
+  if (pending_abort_ && (now >= pending_abort_->at || alive_count_ == 0)) {
+    PendingAbort abort = *pending_abort_;
+    pending_abort_.reset();
+    fail(abort.exit_code, abort.message);  // ignored if a rank's death was reported first
+  }
   if (timeout_at_ && now >= *timeout_at_) {
     timeout_at_.reset();
     if (!terminating_)
@@ -267,6 +275,7 @@ void Job::on_rank_exit(Rank& r, int status) {
   const std::string who_pid = who + " (pid " + std::to_string(r.pid) + ")";
   if (opts_.verbose) say(who_pid + " ended, wait status " + std::to_string(status));
   if (terminating_) return;  // consequences of the teardown, not news
+  if (r.aborted) return;      // reported as its MPI_Abort (see check_deadlines)
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
     fail(128 + sig, who_pid + " killed by signal " + std::to_string(sig) + " (" +
@@ -368,8 +377,13 @@ void Job::process_pmi_events() {
         r.finalized = true;
         break;
       case PmiEvent::Kind::kAbort:
-        fail(abort_exit_code(e.code),
-             who + " called MPI_Abort with code " + std::to_string(e.code));
+        // A rank often aborts because a peer died (its connection broke). Give that peer's exit
+        // a moment to be seen, so the report names the root cause; then the abort stands.
+        r.aborted = true;
+        if (!pending_abort_) {
+          pending_abort_ = PendingAbort{Clock::now() + kAbortSettle, abort_exit_code(e.code),
+                                        who + " called MPI_Abort with code " + std::to_string(e.code)};
+        }
         break;
       case PmiEvent::Kind::kProtocolError:
         say(who + ": " + e.message);

@@ -36,6 +36,7 @@ class Job {
     bool alive = false;
     bool inited = false;
     bool finalized = false;
+    bool aborted = false;  // sent cmd=abort: its exit is reported as the abort
     UniqueFd pmi, out, err;
     LineForwarder out_fwd, err_fwd;
   };
@@ -76,6 +77,13 @@ class Job {
   bool terminating_ = false;
   std::optional<Clock::time_point> timeout_at_;
   std::optional<Clock::time_point> kill_at_;
+  struct PendingAbort {
+    Clock::time_point at;
+    int exit_code;
+    std::string message;
+  };
+  static constexpr std::chrono::milliseconds kAbortSettle{150};
+  std::optional<PendingAbort> pending_abort_;
 };
 
 }  // namespace railmpi::mpiexec
