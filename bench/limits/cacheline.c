@@ -1,0 +1,57 @@
+/* cacheline: the physical limit of a one-way small-message hand-off between two processes.
+ * Two processes bounce a counter in one shared cache line; half the round trip is the time one
+ * cache line takes to move from one core to the other. Prints "cacheline_oneway_us <value>". */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void pin(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu % (int)sysconf(_SC_NPROCESSORS_ONLN), &set);
+  sched_setaffinity(0, sizeof set, &set);
+}
+
+int main(int argc, char **argv) {
+  long iters = argc > 1 ? atol(argv[1]) : 2000000;
+  _Atomic long *line = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (line == MAP_FAILED) return 1;
+  atomic_store(line, 0);
+  pid_t child = fork();
+  if (child == 0) {
+    pin(1);
+    for (long i = 0; i < iters; i++) {
+      while (atomic_load_explicit(line, memory_order_acquire) != 2 * i + 1) {}
+      atomic_store_explicit(line, 2 * i + 2, memory_order_release);
+    }
+    _exit(0);
+  }
+  pin(0);
+  double best = 1e9;
+  for (int rep = 0; rep < 3; rep++) {
+    long base = 2 * rep * (iters / 3);
+    long n = iters / 3;
+    double t0 = now();
+    for (long i = 0; i < n; i++) {
+      atomic_store_explicit(line, base + 2 * i + 1, memory_order_release);
+      while (atomic_load_explicit(line, memory_order_acquire) != base + 2 * i + 2) {}
+    }
+    double oneway = (now() - t0) / n / 2 * 1e6;
+    if (oneway < best) best = oneway;
+  }
+  waitpid(child, NULL, 0);
+  printf("cacheline_oneway_us %.4f\n", best);
+  return 0;
+}
