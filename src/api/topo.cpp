@@ -86,7 +86,7 @@ extern "C" {
 int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
   const char* call = "MPI_Dims_create";
   require_running(call);
-  if (ndims < 0) return raise_error(MPI_COMM_WORLD, MPI_ERR_DIMS, call, "ndims=%d is negative", ndims);
+  if (ndims < 0) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "ndims=%d is negative", ndims);
   if (ndims > 0 && !dims) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "dims is NULL");
   if (nnodes <= 0) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "nnodes=%d is not positive", nnodes);
   const std::string bad = core::dims_create(nnodes, ndims, dims);
@@ -104,7 +104,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
   long long product;
   if (int e = check_dims(call, comm_old, ndims, dims, periods, product)) return e;
   if (product > c->size())
-    return raise_error(comm_old, MPI_ERR_TOPOLOGY, call, "the grid has %lld processes, more than the size %d",
+    return raise_error(comm_old, MPI_ERR_ARG, call, "the grid has %lld processes, more than the size %d",
                        product, c->size());
   if (!comm_cart) return raise_error(comm_old, MPI_ERR_ARG, call, "comm_cart is NULL");
   (void)reorder;
@@ -223,7 +223,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
   long long product;
   if (int e = check_dims(call, comm, ndims, dims, periods, product)) return e;
   if (product > c->size())
-    return raise_error(comm, MPI_ERR_TOPOLOGY, call, "the grid has %lld processes, more than the size %d", product,
+    return raise_error(comm, MPI_ERR_ARG, call, "the grid has %lld processes, more than the size %d", product,
                        c->size());
   if (!newrank) return raise_error(comm, MPI_ERR_ARG, call, "newrank is NULL");
   *newrank = c->rank < product ? c->rank : MPI_UNDEFINED;
