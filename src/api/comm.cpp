@@ -1,4 +1,4 @@
-// Communicator queries, error handlers, predefined attributes and error strings.
+// Communicator queries, error handlers and error strings.
 #include <cstring>
 
 #include "api/checks.hpp"
@@ -87,6 +87,23 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errh
 }
 #pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
 
+// Window and file handlers share the table (same handle space); windows and files set them.
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler) {
+  require_running("MPI_Win_create_errhandler");
+  if (!function || !errhandler)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Win_create_errhandler", "function or errhandler is NULL");
+  return PMPI_Comm_create_errhandler(reinterpret_cast<MPI_Comm_errhandler_function*>(function), errhandler);
+}
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function* function, MPI_Errhandler* errhandler) {
+  require_running("MPI_File_create_errhandler");
+  if (!function || !errhandler)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_File_create_errhandler", "function or errhandler is NULL");
+  return PMPI_Comm_create_errhandler(reinterpret_cast<MPI_Comm_errhandler_function*>(function), errhandler);
+}
+#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
+
 int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
   require_running("MPI_Errhandler_free");
   if (!errhandler || !valid_errhandler(*errhandler))
@@ -106,57 +123,6 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
 }
 #pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
 
-int PMPI_Error_class(int errorcode, int* errorclass) {
-  if (!errorclass) return MPI_ERR_ARG;
-  if (!error_class_name(errorcode)) {
-    if (library_state().phase == Phase::running)
-      return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "errorcode=%d is not an error code",
-                         errorcode);
-    return MPI_ERR_ARG;
-  }
-  *errorclass = errorcode;
-  return MPI_SUCCESS;
-}
-#pragma weak MPI_Error_class = PMPI_Error_class
-
-int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
-  if (!string || !resultlen) return MPI_ERR_ARG;
-  const char* name = error_class_name(errorcode);
-  if (!name) {
-    if (library_state().phase == Phase::running)
-      return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "errorcode=%d is not an error code",
-                         errorcode);
-    return MPI_ERR_ARG;
-  }
-  const int n = std::snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", name, error_class_text(errorcode));
-  *resultlen = std::min(n, MPI_MAX_ERROR_STRING - 1);
-  return MPI_SUCCESS;
-}
-#pragma weak MPI_Error_string = PMPI_Error_string
-
-int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
-  require_running("MPI_Comm_get_attr");
-  core::Communicator* c;
-  if (int e = check_comm("MPI_Comm_get_attr", comm, c)) return e;
-  if (!value || !flag) return raise_error(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "value or flag is NULL");
-  Instance& in = instance();
-  int* found = nullptr;
-  switch (keyval) {
-    case MPI_TAG_UB: found = &in.attr_tag_ub; break;
-    case MPI_HOST: found = &in.attr_host; break;
-    case MPI_IO: found = &in.attr_io; break;
-    case MPI_WTIME_IS_GLOBAL: found = &in.attr_wtime_is_global; break;
-    case MPI_UNIVERSE_SIZE: found = &in.attr_universe_size; break;
-    case MPI_APPNUM: found = &in.attr_appnum; break;
-    default:
-      return raise_error(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "keyval=%d is not a known key", keyval);
-  }
-  *flag = 1;
-  *static_cast<int**>(value) = found;
-  return MPI_SUCCESS;
-}
-#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
-
 // MPI-1 names of the same calls (deprecated, still used by old programs).
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) { return PMPI_Comm_set_errhandler(comm, errhandler); }
 #pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
@@ -166,7 +132,5 @@ int PMPI_Errhandler_create(MPI_Comm_errhandler_function* function, MPI_Errhandle
   return PMPI_Comm_create_errhandler(function, errhandler);
 }
 #pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
-int PMPI_Attr_get(MPI_Comm comm, int keyval, void* value, int* flag) { return PMPI_Comm_get_attr(comm, keyval, value, flag); }
-#pragma weak MPI_Attr_get = PMPI_Attr_get
 
 }  // extern "C"

@@ -50,6 +50,14 @@ void make_communicators(Instance& in) {
   in.self.job_ranks = {in.pmi.rank()};
   in.self.errhandler = MPI_ERRORS_ARE_FATAL;
   in.self.name = "MPI_COMM_SELF";
+  in.attr_universe_size = size;
+  core::Info& env = in.infos.env();
+  env.set("maxprocs", std::to_string(size));
+  env.set("soft", std::to_string(size));
+  env.set("host", in.mcm->host());
+  env.set("thread_level", in.thread_level >= MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+                          : in.thread_level == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED" : "MPI_THREAD_SINGLE");
+  if (const char* wd = std::getenv("PWD")) env.set("wdir", wd);
 }
 
 int initialize(const char* call, int required, int* provided) {
@@ -105,7 +113,13 @@ core::Communicator* find_comm(MPI_Comm handle) {
   if (state.phase != Phase::running) return nullptr;
   if (handle == MPI_COMM_WORLD) return &state.instance->world;
   if (handle == MPI_COMM_SELF) return &state.instance->self;
-  return nullptr;
+  return state.instance->comms.find(handle);
+}
+
+const core::Ranks* find_group(MPI_Group handle) {
+  LibraryState& state = library_state();
+  if (state.phase != Phase::running) return nullptr;
+  return state.instance->groups.find(handle);
 }
 
 void abort_job(int code, const std::string& why) {

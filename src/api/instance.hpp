@@ -11,7 +11,12 @@
 
 #include "api/bsend_buffer.hpp"
 #include "base/settings.hpp"
+#include "core/attributes.hpp"
+#include "core/comm_table.hpp"
 #include "core/communicator.hpp"
+#include "core/context_ids.hpp"
+#include "core/group.hpp"
+#include "core/info.hpp"
 #include "core/request_table.hpp"
 #include "mcm/multi_method.hpp"
 #include "p2p/engine.hpp"
@@ -29,6 +34,19 @@ struct Instance {
   core::RequestTable requests;
   core::Communicator world;
   core::Communicator self;
+  core::CommTable comms;          // dynamic communicators
+  core::ContextIds context_ids;   // this process's free context ids (see core/context_ids.hpp)
+  core::GroupTable groups;
+  core::AttributeStore attributes;
+  core::InfoTable infos;
+  // User error classes and codes (MPI_Add_error_class/-code/-string), numbered from
+  // kFirstUserError: code -> {class, string}.
+  struct UserError {
+    int errclass;
+    std::string text;
+  };
+  std::vector<UserError> user_errors;
+  static constexpr int kFirstUserError = 0x40000000;  // above MPI_ERR_LASTCODE (as MPICH)
   std::vector<MPI_Comm_errhandler_function*> user_errhandlers;  // handle index -> function
   BsendBuffer bsend;
   int thread_level = MPI_THREAD_SINGLE;
@@ -42,6 +60,7 @@ struct Instance {
   int attr_wtime_is_global = 0;
   int attr_universe_size = 1;
   int attr_appnum = 0;
+  int attr_lastusedcode = MPI_ERR_LASTCODE;
 
   int rank() const { return world.rank; }
 };
@@ -59,6 +78,8 @@ inline Instance& instance() { return *library_state().instance; }
 
 // Communicator for a handle; nullptr if the handle is not a live communicator.
 core::Communicator* find_comm(MPI_Comm handle);
+// Group for a handle (MPI_GROUP_EMPTY included); nullptr if not a live group.
+const core::Ranks* find_group(MPI_Group handle);
 
 // Ends the whole job through the launcher with an exit code (prints `why` first when not empty).
 [[noreturn]] void abort_job(int code, const std::string& why);
