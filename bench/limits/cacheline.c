@@ -25,7 +25,7 @@ static void pin(int cpu) {
 }
 
 int main(int argc, char **argv) {
-  long iters = argc > 1 ? atol(argv[1]) : 2000000;
+  long iters = argc > 1 ? atol(argv[1]) : 300000;
   _Atomic long *line = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (line == MAP_FAILED) return 1;
   atomic_store(line, 0);
