@@ -66,8 +66,9 @@ void pack(const void* buf, std::size_t count, int type, std::byte* out);
 void unpack(const std::byte* in, std::size_t bytes, std::size_t count, int type, void* buf);
 
 inline constexpr std::size_t kNotWholeElements = static_cast<std::size_t>(-1);
-// Basic elements in the first `bytes` bytes of a sequence of elements of `type`;
-// kNotWholeElements when `bytes` ends inside a basic element (MPI_UNDEFINED for the caller).
+// Basic elements in the first `bytes` bytes of a sequence of elements of `type`. For a derived
+// type a trailing partial basic element is not counted (as MPICH does); for a predefined type a
+// partial element gives kNotWholeElements (MPI_UNDEFINED for the caller, like MPI_Get_count).
 std::size_t count_elements(int type, std::size_t bytes);
 
 // The "external32" representation (big-endian, fixed sizes: MPI_LONG is 4 bytes).

@@ -23,6 +23,16 @@ bool is_pair_of_halves(std::uint32_t index) {
   }
 }
 
+// Basic elements in one predefined element: 2 for the pair types (MPI_2INT, MPI_FLOAT_INT, ...).
+std::size_t pair_factor(int handle) {
+  const auto h = static_cast<std::uint32_t>(handle);
+  if ((h & 0xfffffff8u) == 0x8c000000u) return 2;
+  switch (h & 0xff) {
+    case 0x16: case 0x20: case 0x21: case 0x23: return (h >> 30) == 1 ? 2 : 1;
+    default: return 1;
+  }
+}
+
 std::size_t builtin_align(int handle, std::size_t size) {
   const auto h = static_cast<std::uint32_t>(handle);
   switch (h) {
@@ -124,7 +134,7 @@ void finish_layout(Datatype& t) {
     t.size += s.length * s.count;
     bool valid;
     const std::size_t bs = core::builtin_size(s.basic, valid);
-    if (bs) t.elements += s.count * (s.length / bs);
+    if (bs) t.elements += s.count * (s.length / bs) * pair_factor(s.basic);
     const std::ptrdiff_t first = s.offset;
     const std::ptrdiff_t last = s.offset + static_cast<std::ptrdiff_t>(s.count - 1) * s.stride;
     const std::ptrdiff_t a = std::min(first, last), b = std::max(first, last) + static_cast<std::ptrdiff_t>(s.length);
@@ -173,7 +183,7 @@ bool describe_builtin(int handle, Datatype& out) {
   out.align = builtin_align(handle, size);
   out.contiguous = true;
   out.committed = true;
-  out.elements = size ? 1 : 0;
+  out.elements = size ? pair_factor(handle) : 0;
   if (size) out.segments.push_back(Segment{0, size, 1, 0, handle});
   return true;
 }
@@ -655,17 +665,18 @@ std::size_t count_elements(int type, std::size_t bytes) {
   std::size_t elements = (bytes / t->size) * t->elements;
   std::size_t left = bytes % t->size;
   if (left == 0) return elements;
-  bool whole = true;
+  if (t->combiner == dtype::kNamed) return kNotWholeElements;  // a predefined type: a partial element
+  // A derived type: the whole basic elements of the partial copy (a trailing partial basic element
+  // does not count, as in MPICH).
   walk(*t, 1, [&](std::ptrdiff_t, std::size_t len, int basic) {
     bool valid;
     const std::size_t bs = builtin_size(basic, valid);
     const std::size_t n = std::min(len, left);
-    if (n % bs) whole = false;
-    elements += n / bs;
+    elements += n / bs * dtype::pair_factor(basic);
     left -= n;
-    return left > 0 && whole;
+    return left > 0;
   });
-  return whole ? elements : kNotWholeElements;
+  return elements;
 }
 
 std::size_t external32_size(std::size_t count, int type) {

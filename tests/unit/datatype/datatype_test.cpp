@@ -177,11 +177,13 @@ TEST(Datatype, StructPaddingAndElements) {
   unpack(packed, sizeof packed, 3, h, b);
   EXPECT_EQ(b[2].d, 3.5);
   EXPECT_EQ(b[2].c, 'c');
-  // Element counts: 9 bytes per copy = 2 elements; 8 bytes = the double; 4 bytes = not whole.
+  // Element counts: 9 bytes per copy = 2 elements; 8 bytes = the double; a partial basic element
+  // of a derived type does not count.
   EXPECT_EQ(count_elements(h, 27), 6u);
   EXPECT_EQ(count_elements(h, 17), 3u);
   EXPECT_EQ(count_elements(h, 8), 1u);
-  EXPECT_EQ(count_elements(h, 4), kNotWholeElements);
+  EXPECT_EQ(count_elements(h, 4), 0u);
+  EXPECT_EQ(count_elements(h, 13), 2u);
   EXPECT_EQ(count_elements(kInt, 12), 3u);
   EXPECT_EQ(count_elements(kInt, 13), kNotWholeElements);
   dt::user_free(h);
