@@ -290,6 +290,7 @@ TEST(Datatype, DarrayBlockAndCyclic) {
         EXPECT_LT(p[i - 1], p[i]);
       }
     }
+    round_trip(h, 2, 2 * 48 * 4);
     dt::user_free(h);
   }
   EXPECT_EQ(total, 48u);
