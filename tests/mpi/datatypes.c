@@ -326,6 +326,36 @@ static void test_misc_paths(void) {
     MPI_OK(MPI_Type_free(&v));
 }
 
+/* Cancel and Request_free on pending receives with a non-contiguous type. */
+static void test_cancel_and_free(void) {
+    MPI_Datatype v;
+    MPI_OK(MPI_Type_vector(3, 1, 2, MPI_INT, &v));
+    MPI_OK(MPI_Type_commit(&v));
+    int r[6] = {-1, -1, -1, -1, -1, -1};
+    MPI_Request rq;
+    MPI_Status st;
+    MPI_OK(MPI_Irecv(r, 1, v, left, 30, MPI_COMM_WORLD, &rq)); /* never sent */
+    MPI_OK(MPI_Cancel(&rq));
+    MPI_OK(MPI_Wait(&rq, &st));
+    int cancelled = 0;
+    MPI_OK(MPI_Test_cancelled(&st, &cancelled));
+    CHECK(cancelled, "receive not cancelled");
+    for (int i = 0; i < 6; i++) CHECK(r[i] == -1, "cancelled receive wrote r[%d]=%d", i, r[i]);
+    /* A freed pending receive still lands in the buffer; tag 32 from the same sender follows it. */
+    MPI_OK(MPI_Irecv(r, 1, v, left, 31, MPI_COMM_WORLD, &rq));
+    MPI_OK(MPI_Request_free(&rq));
+    CHECK(rq == MPI_REQUEST_NULL, "Request_free did not reset the handle");
+    MPI_OK(MPI_Type_free(&v));
+    int s[3] = {mt_rank * 7, mt_rank * 7 + 1, mt_rank * 7 + 2}, dummy = 0, got;
+    MPI_Request sq[2];
+    MPI_OK(MPI_Isend(s, 3, MPI_INT, right, 31, MPI_COMM_WORLD, &sq[0]));
+    MPI_OK(MPI_Isend(&dummy, 1, MPI_INT, right, 32, MPI_COMM_WORLD, &sq[1]));
+    MPI_OK(MPI_Recv(&got, 1, MPI_INT, left, 32, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_Waitall(2, sq, ign_sts));
+    const int want[6] = {left * 7, -1, left * 7 + 1, -1, left * 7 + 2, -1};
+    for (int i = 0; i < 6; i++) CHECK(r[i] == want[i], "freed receive r[%d]=%d want %d", i, r[i], want[i]);
+}
+
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "datatypes");
     right = (mt_rank + 1) % mt_size;
@@ -338,5 +368,6 @@ int main(int argc, char **argv) {
     test_bottom();
     test_persistent();
     test_misc_paths();
+    test_cancel_and_free();
     return mt_finish();
 }
