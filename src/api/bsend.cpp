@@ -3,6 +3,7 @@
 
 #include "api/bsend.hpp"
 #include "api/completion.hpp"
+#include "api/typed_buffer.hpp"
 
 namespace railmpi::api {
 namespace {
@@ -54,19 +55,21 @@ extern "C" {
 
 int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   core::Communicator* c;
-  std::size_t tsize;
-  if (int e = check_send("MPI_Bsend", buf, count, type, dest, tag, comm, c, tsize)) return e;
-  return buffered_send("MPI_Bsend", buf, tsize * std::size_t(count), dest, tag, comm, *c);
+  core::TypeInfo t;
+  if (int e = check_send("MPI_Bsend", buf, count, type, dest, tag, comm, c, t)) return e;
+  const SendView v = send_view(buf, count, type, t);
+  return buffered_send("MPI_Bsend", v.ptr, v.bytes, dest, tag, comm, *c);
 }
 #pragma weak MPI_Bsend = PMPI_Bsend
 
 int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                 MPI_Request* request) {
   core::Communicator* c;
-  std::size_t tsize;
-  if (int e = check_send("MPI_Ibsend", buf, count, type, dest, tag, comm, c, tsize)) return e;
+  core::TypeInfo t;
+  if (int e = check_send("MPI_Ibsend", buf, count, type, dest, tag, comm, c, t)) return e;
+  const SendView v = send_view(buf, count, type, t);
   if (!request) return raise_error(comm, MPI_ERR_ARG, "MPI_Ibsend", "request is NULL");
-  if (int e = buffered_send("MPI_Ibsend", buf, tsize * std::size_t(count), dest, tag, comm, *c)) return e;
+  if (int e = buffered_send("MPI_Ibsend", v.ptr, v.bytes, dest, tag, comm, *c)) return e;
   // The user's buffer is free as soon as the copy is made: the request is complete at once.
   core::RequestSlot* s = instance().requests.allocate();
   s->op = core::RequestOp::bsend;

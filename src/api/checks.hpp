@@ -7,6 +7,7 @@
 #include "api/error.hpp"
 #include "api/instance.hpp"
 #include "core/datatype.hpp"
+#include "core/datatype/datatype.hpp"
 
 namespace railmpi::api {
 
@@ -34,16 +35,37 @@ inline int check_count(const char* call, MPI_Comm comm, int count, const char* w
   return MPI_SUCCESS;
 }
 
-inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type, std::size_t& size) {
-  bool valid = false;
-  size = core::builtin_size(type, valid);
-  if (!valid || type == MPI_DATATYPE_NULL) [[unlikely]]
-    return raise_error(comm, MPI_ERR_TYPE, call, "datatype=0x%x is not a valid datatype", static_cast<unsigned>(type));
+inline int type_error(const char* call, MPI_Comm comm, MPI_Datatype type) {
+  if (type != MPI_DATATYPE_NULL && core::dtype::find_derived(type)) [[unlikely]]
+    return raise_error(comm, MPI_ERR_TYPE, call, "datatype=0x%x is not committed (MPI_Type_commit)",
+                       static_cast<unsigned>(type));
+  return raise_error(comm, MPI_ERR_TYPE, call, "datatype=0x%x is not a valid datatype", static_cast<unsigned>(type));
+}
+
+// A datatype usable for communication: predefined, or derived and committed.
+inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type, core::TypeInfo& info) {
+  info = core::type_info(type);
+  if (!info.valid || type == MPI_DATATYPE_NULL) [[unlikely]]
+    return type_error(call, comm, type);
   return MPI_SUCCESS;
+}
+
+inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type, std::size_t& size) {
+  core::TypeInfo info;
+  const int e = check_type(call, comm, type, info);
+  size = info.size;
+  return e;
 }
 
 inline int check_buffer(const char* call, MPI_Comm comm, const void* buf, int count, std::size_t type_size) {
   if (!buf && count > 0 && type_size > 0) [[unlikely]]
+    return raise_error(comm, MPI_ERR_BUFFER, call, "buf is NULL with count=%d", count);
+  return MPI_SUCCESS;
+}
+
+// With a derived type, buf may be MPI_BOTTOM (NULL): the type's displacements are addresses.
+inline int check_buffer(const char* call, MPI_Comm comm, const void* buf, int count, const core::TypeInfo& t) {
+  if (!buf && count > 0 && t.size > 0 && !t.derived) [[unlikely]]
     return raise_error(comm, MPI_ERR_BUFFER, call, "buf is NULL with count=%d", count);
   return MPI_SUCCESS;
 }
@@ -75,23 +97,23 @@ inline int check_recv_tag(const char* call, MPI_Comm comm, int tag) {
 
 // Everything a send entry point checks. Fills `comm_out` and `type_size`.
 inline int check_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
-                      MPI_Comm comm, core::Communicator*& comm_out, std::size_t& type_size) {
+                      MPI_Comm comm, core::Communicator*& comm_out, core::TypeInfo& type_info) {
   require_running(call);
   if (int e = check_comm(call, comm, comm_out)) return e;
   if (int e = check_count(call, comm, count)) return e;
-  if (int e = check_type(call, comm, type, type_size)) return e;
-  if (int e = check_buffer(call, comm, buf, count, type_size)) return e;
+  if (int e = check_type(call, comm, type, type_info)) return e;
+  if (int e = check_buffer(call, comm, buf, count, type_info)) return e;
   if (int e = check_dest(call, *comm_out, dest)) return e;
   return check_send_tag(call, comm, tag);
 }
 
 inline int check_recv(const char* call, const void* buf, int count, MPI_Datatype type, int source, int tag,
-                      MPI_Comm comm, core::Communicator*& comm_out, std::size_t& type_size) {
+                      MPI_Comm comm, core::Communicator*& comm_out, core::TypeInfo& type_info) {
   require_running(call);
   if (int e = check_comm(call, comm, comm_out)) return e;
   if (int e = check_count(call, comm, count)) return e;
-  if (int e = check_type(call, comm, type, type_size)) return e;
-  if (int e = check_buffer(call, comm, buf, count, type_size)) return e;
+  if (int e = check_type(call, comm, type, type_info)) return e;
+  if (int e = check_buffer(call, comm, buf, count, type_info)) return e;
   if (int e = check_source(call, *comm_out, source)) return e;
   return check_recv_tag(call, comm, tag);
 }

@@ -1,5 +1,6 @@
 // Probing: MPI_Probe, MPI_Iprobe, and matched probes MPI_Mprobe/Improbe with MPI_Mrecv/Imrecv.
 #include "api/completion.hpp"
+#include "api/typed_buffer.hpp"
 
 using namespace railmpi;
 using namespace railmpi::api;
@@ -130,17 +131,19 @@ int PMPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MP
     return MPI_SUCCESS;
   }
   const MPI_Comm comm = slot->comm;
-  std::size_t tsize;
+  core::TypeInfo t;
   if (int e = check_count("MPI_Mrecv", comm, count)) return e;
-  if (int e = check_type("MPI_Mrecv", comm, type, tsize)) return e;
-  if (int e = check_buffer("MPI_Mrecv", comm, buf, count, tsize)) return e;
+  if (int e = check_type("MPI_Mrecv", comm, type, t)) return e;
+  if (int e = check_buffer("MPI_Mrecv", comm, buf, count, t)) return e;
   Instance& in = instance();
   p2p::Unexpected* u = slot->p2p.message;
   in.requests.release(slot);
   *message = MPI_MESSAGE_NULL;
+  RecvView v = recv_view(buf, count, t);
   p2p::Request r;
-  in.p2p->mrecv(r, u, buf, tsize * std::size_t(count));
+  in.p2p->mrecv(r, u, v.ptr, v.capacity);
   in.progress->wait_until([&] { return r.complete; });
+  finish_recv_view(v, r, buf, count, type);
   return finish_receive("MPI_Mrecv", comm, r, status);
 }
 #pragma weak MPI_Mrecv = PMPI_Mrecv
@@ -160,18 +163,20 @@ int PMPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, M
     return MPI_SUCCESS;
   }
   const MPI_Comm comm = slot->comm;
-  std::size_t tsize;
+  core::TypeInfo t;
   if (int e = check_count("MPI_Imrecv", comm, count)) return e;
-  if (int e = check_type("MPI_Imrecv", comm, type, tsize)) return e;
-  if (int e = check_buffer("MPI_Imrecv", comm, buf, count, tsize)) return e;
+  if (int e = check_type("MPI_Imrecv", comm, type, t)) return e;
+  if (int e = check_buffer("MPI_Imrecv", comm, buf, count, t)) return e;
   // The message slot becomes the receive request.
   p2p::Unexpected* u = slot->p2p.message;
   slot->op = core::RequestOp::recv;
   slot->datatype = type;
-  slot->type_size = tsize;
+  slot->type_size = t.size;
   *request = slot->handle;
   *message = MPI_MESSAGE_NULL;
-  in.p2p->mrecv(slot->p2p, u, buf, tsize * std::size_t(count));
+  std::size_t capacity;
+  void* data = slot_recv_buffer(*slot, buf, count, type, t, capacity);
+  in.p2p->mrecv(slot->p2p, u, data, capacity);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Imrecv = PMPI_Imrecv

@@ -3,6 +3,7 @@
 
 #include "api/checks.hpp"
 #include "api/completion.hpp"
+#include "api/typed_buffer.hpp"
 
 using namespace railmpi;
 using namespace railmpi::api;
@@ -12,13 +13,13 @@ namespace {
 int blocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                   p2p::SendMode mode) {
   core::Communicator* c;
-  std::size_t tsize;
-  if (int e = check_send(call, buf, count, type, dest, tag, comm, c, tsize)) return e;
+  core::TypeInfo t;
+  if (int e = check_send(call, buf, count, type, dest, tag, comm, c, t)) return e;
   if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
   Instance& in = instance();
+  const SendView v = send_view(buf, count, type, t);
   p2p::Request r;
-  in.p2p->isend(r, buf, tsize * std::size_t(count), c->job_rank(dest), c->context, c->rank, tag, mode,
-                p2p::Marker::blocking);
+  in.p2p->isend(r, v.ptr, v.bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::blocking);
   in.progress->wait_until([&] { return r.complete; });
   return MPI_SUCCESS;
 }
@@ -26,14 +27,14 @@ int blocking_send(const char* call, const void* buf, int count, MPI_Datatype typ
 int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, p2p::SendMode mode, MPI_Request* request) {
   core::Communicator* c;
-  std::size_t tsize;
-  if (int e = check_send(call, buf, count, type, dest, tag, comm, c, tsize)) return e;
+  core::TypeInfo t;
+  if (int e = check_send(call, buf, count, type, dest, tag, comm, c, t)) return e;
   if (!request) return raise_error(comm, MPI_ERR_ARG, call, "request is NULL");
   Instance& in = instance();
   core::RequestSlot* s = in.requests.allocate();
   s->comm = comm;
   s->datatype = type;
-  s->type_size = tsize;
+  s->type_size = t.size;
   *request = s->handle;
   if (dest == MPI_PROC_NULL) {
     s->op = core::RequestOp::proc_null;
@@ -41,8 +42,9 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
     return MPI_SUCCESS;
   }
   s->op = core::RequestOp::send;
-  in.p2p->isend(s->p2p, buf, tsize * std::size_t(count), c->job_rank(dest), c->context, c->rank, tag, mode,
-                p2p::Marker::nonblocking);
+  std::size_t bytes;
+  const void* data = slot_send_buffer(*s, buf, count, type, t, bytes);
+  in.p2p->isend(s->p2p, data, bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::nonblocking);
   return MPI_SUCCESS;
 }
 
@@ -82,30 +84,32 @@ int PMPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag
 
 int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   core::Communicator* c;
-  std::size_t tsize;
-  if (int e = check_recv("MPI_Recv", buf, count, type, source, tag, comm, c, tsize)) return e;
+  core::TypeInfo t;
+  if (int e = check_recv("MPI_Recv", buf, count, type, source, tag, comm, c, t)) return e;
   if (source == MPI_PROC_NULL) {
     set_proc_null_status(status);
     return MPI_SUCCESS;
   }
   Instance& in = instance();
+  RecvView v = recv_view(buf, count, t);
   p2p::Request r;
-  in.p2p->irecv(r, buf, tsize * std::size_t(count), c->context, source, tag, p2p::Marker::blocking);
+  in.p2p->irecv(r, v.ptr, v.capacity, c->context, source, tag, p2p::Marker::blocking);
   in.progress->wait_until([&] { return r.complete; });
+  finish_recv_view(v, r, buf, count, type);
   return finish_receive("MPI_Recv", comm, r, status);
 }
 #pragma weak MPI_Recv = PMPI_Recv
 
 int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
   core::Communicator* c;
-  std::size_t tsize;
-  if (int e = check_recv("MPI_Irecv", buf, count, type, source, tag, comm, c, tsize)) return e;
+  core::TypeInfo t;
+  if (int e = check_recv("MPI_Irecv", buf, count, type, source, tag, comm, c, t)) return e;
   if (!request) return raise_error(comm, MPI_ERR_ARG, "MPI_Irecv", "request is NULL");
   Instance& in = instance();
   core::RequestSlot* s = in.requests.allocate();
   s->comm = comm;
   s->datatype = type;
-  s->type_size = tsize;
+  s->type_size = t.size;
   *request = s->handle;
   if (source == MPI_PROC_NULL) {
     s->op = core::RequestOp::proc_null;
@@ -113,7 +117,9 @@ int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI
     return MPI_SUCCESS;
   }
   s->op = core::RequestOp::recv;
-  in.p2p->irecv(s->p2p, buf, tsize * std::size_t(count), c->context, source, tag, p2p::Marker::nonblocking);
+  std::size_t capacity;
+  void* data = slot_recv_buffer(*s, buf, count, type, t, capacity);
+  in.p2p->irecv(s->p2p, data, capacity, c->context, source, tag, p2p::Marker::nonblocking);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Irecv = PMPI_Irecv
@@ -122,19 +128,26 @@ int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   const char* call = "MPI_Sendrecv";
   core::Communicator* c;
-  std::size_t stsize, rtsize;
-  if (int e = check_send(call, sendbuf, sendcount, sendtype, dest, sendtag, comm, c, stsize)) return e;
-  if (int e = check_recv(call, recvbuf, recvcount, recvtype, source, recvtag, comm, c, rtsize)) return e;
+  core::TypeInfo st, rt;
+  if (int e = check_send(call, sendbuf, sendcount, sendtype, dest, sendtag, comm, c, st)) return e;
+  if (int e = check_recv(call, recvbuf, recvcount, recvtype, source, recvtag, comm, c, rt)) return e;
   Instance& in = instance();
   p2p::Request rr, sr;
   rr.complete = source == MPI_PROC_NULL;
   sr.complete = dest == MPI_PROC_NULL;
-  if (source != MPI_PROC_NULL)
-    in.p2p->irecv(rr, recvbuf, rtsize * std::size_t(recvcount), c->context, source, recvtag, p2p::Marker::blocking);
-  if (dest != MPI_PROC_NULL)
-    in.p2p->isend(sr, sendbuf, stsize * std::size_t(sendcount), c->job_rank(dest), c->context, c->rank, sendtag,
-                  p2p::SendMode::standard, p2p::Marker::blocking);
+  RecvView rv;
+  SendView sv;
+  if (source != MPI_PROC_NULL) {
+    rv = recv_view(recvbuf, recvcount, rt);
+    in.p2p->irecv(rr, rv.ptr, rv.capacity, c->context, source, recvtag, p2p::Marker::blocking);
+  }
+  if (dest != MPI_PROC_NULL) {
+    sv = send_view(sendbuf, sendcount, sendtype, st);
+    in.p2p->isend(sr, sv.ptr, sv.bytes, c->job_rank(dest), c->context, c->rank, sendtag, p2p::SendMode::standard,
+                  p2p::Marker::blocking);
+  }
   in.progress->wait_until([&] { return rr.complete && sr.complete; });
+  finish_recv_view(rv, rr, recvbuf, recvcount, recvtype);
   if (source == MPI_PROC_NULL) {
     set_proc_null_status(status);
     return MPI_SUCCESS;
@@ -147,20 +160,26 @@ int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int
                           MPI_Comm comm, MPI_Status* status) {
   const char* call = "MPI_Sendrecv_replace";
   core::Communicator* c;
-  std::size_t tsize;
-  if (int e = check_send(call, buf, count, type, dest, sendtag, comm, c, tsize)) return e;
-  if (int e = check_recv(call, buf, count, type, source, recvtag, comm, c, tsize)) return e;
-  const std::size_t bytes = tsize * std::size_t(count);
-  std::vector<std::byte> copy(static_cast<const std::byte*>(buf), static_cast<const std::byte*>(buf) + bytes);
+  core::TypeInfo t;
+  if (int e = check_send(call, buf, count, type, dest, sendtag, comm, c, t)) return e;
+  if (int e = check_recv(call, buf, count, type, source, recvtag, comm, c, t)) return e;
+  const std::size_t bytes = t.size * std::size_t(count);
+  std::vector<std::byte> copy(bytes);
+  if (bytes) core::pack(buf, std::size_t(count), type, copy.data());
   Instance& in = instance();
   p2p::Request rr, sr;
   rr.complete = source == MPI_PROC_NULL;
   sr.complete = dest == MPI_PROC_NULL;
-  if (source != MPI_PROC_NULL) in.p2p->irecv(rr, buf, bytes, c->context, source, recvtag, p2p::Marker::blocking);
+  RecvView rv;
+  if (source != MPI_PROC_NULL) {
+    rv = recv_view(buf, count, t);
+    in.p2p->irecv(rr, rv.ptr, rv.capacity, c->context, source, recvtag, p2p::Marker::blocking);
+  }
   if (dest != MPI_PROC_NULL)
     in.p2p->isend(sr, copy.data(), bytes, c->job_rank(dest), c->context, c->rank, sendtag, p2p::SendMode::standard,
                   p2p::Marker::blocking);
   in.progress->wait_until([&] { return rr.complete && sr.complete; });
+  finish_recv_view(rv, rr, buf, count, type);
   if (source == MPI_PROC_NULL) {
     set_proc_null_status(status);
     return MPI_SUCCESS;

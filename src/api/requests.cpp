@@ -2,26 +2,31 @@
 // status queries MPI_Get_count / MPI_Get_elements / MPI_Test_cancelled.
 #include "api/bsend.hpp"
 #include "api/completion.hpp"
+#include "api/typed_buffer.hpp"
 
 using namespace railmpi;
 using namespace railmpi::api;
 
 namespace {
 
-void release_when_complete(p2p::Request& r) { instance().requests.release(static_cast<core::RequestSlot*>(r.owner)); }
+void release_when_complete(p2p::Request& r) {
+  auto* s = static_cast<core::RequestSlot*>(r.owner);
+  drop_slot_resources(*s);
+  instance().requests.release(s);
+}
 
 int persistent_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm, p2p::SendMode mode, bool buffered, MPI_Request* request) {
   core::Communicator* c;
-  std::size_t tsize;
-  if (int e = check_send(call, buf, count, type, dest, tag, comm, c, tsize)) return e;
+  core::TypeInfo t;
+  if (int e = check_send(call, buf, count, type, dest, tag, comm, c, t)) return e;
   if (!request) return raise_error(comm, MPI_ERR_ARG, call, "request is NULL");
   core::RequestSlot* s = instance().requests.allocate();
   s->persistent = true;
   s->op = dest == MPI_PROC_NULL ? core::RequestOp::proc_null : core::RequestOp::send;
   s->comm = comm;
-  s->datatype = type;
-  s->type_size = tsize;
+  hold_type(*s, type, t);
+  s->type_size = t.size;
   s->buf = buf;
   s->count = count;
   s->rank = dest;
@@ -44,16 +49,29 @@ int start(const char* call, MPI_Request handle) {
   if (!c) return raise_error(MPI_COMM_WORLD, MPI_ERR_COMM, call, "the request's communicator was freed");
   s->active = true;
   s->error = MPI_SUCCESS;
-  const std::size_t bytes = s->type_size * std::size_t(s->count);
+  core::TypeInfo t = core::type_info(s->datatype);
+  if (!t.valid && s->holds_type) {  // the user freed the type: the request's reference keeps it usable
+    core::dtype::Datatype scratch;
+    const core::dtype::Datatype* d = core::dtype::lookup(s->datatype, scratch, true);
+    t.valid = t.derived = true;
+    t.size = d->size;
+    t.contiguous = d->contiguous;
+    t.true_lb = d->true_lb;
+  }
   if (s->op == core::RequestOp::proc_null) {
     s->p2p.complete = true;
   } else if (s->op == core::RequestOp::recv) {
-    in.p2p->irecv(s->p2p, const_cast<void*>(s->buf), bytes, c->context, s->rank, s->tag, p2p::Marker::nonblocking);
+    std::size_t capacity;
+    void* data = slot_recv_buffer(*s, const_cast<void*>(s->buf), s->count, s->datatype, t, capacity);
+    in.p2p->irecv(s->p2p, data, capacity, c->context, s->rank, s->tag, p2p::Marker::nonblocking);
   } else if (s->buffered) {
-    s->error = buffered_send(call, s->buf, bytes, s->rank, s->tag, s->comm, *c);
+    const SendView v = send_view(s->buf, s->count, s->datatype, t);
+    s->error = buffered_send(call, v.ptr, v.bytes, s->rank, s->tag, s->comm, *c);
     s->p2p.complete = true;
   } else {
-    in.p2p->isend(s->p2p, s->buf, bytes, c->job_rank(s->rank), c->context, c->rank, s->tag, s->mode,
+    std::size_t bytes;
+    const void* data = slot_send_buffer(*s, s->buf, s->count, s->datatype, t, bytes);
+    in.p2p->isend(s->p2p, data, bytes, c->job_rank(s->rank), c->context, c->rank, s->tag, s->mode,
                   p2p::Marker::nonblocking);
   }
   return MPI_SUCCESS;
@@ -85,15 +103,15 @@ int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int
 
 int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
   core::Communicator* c;
-  std::size_t tsize;
-  if (int e = check_recv("MPI_Recv_init", buf, count, type, source, tag, comm, c, tsize)) return e;
+  core::TypeInfo t;
+  if (int e = check_recv("MPI_Recv_init", buf, count, type, source, tag, comm, c, t)) return e;
   if (!request) return raise_error(comm, MPI_ERR_ARG, "MPI_Recv_init", "request is NULL");
   core::RequestSlot* s = instance().requests.allocate();
   s->persistent = true;
   s->op = source == MPI_PROC_NULL ? core::RequestOp::proc_null : core::RequestOp::recv;
   s->comm = comm;
-  s->datatype = type;
-  s->type_size = tsize;
+  hold_type(*s, type, t);
+  s->type_size = t.size;
   s->buf = buf;
   s->count = count;
   s->rank = source;
@@ -136,6 +154,7 @@ int PMPI_Request_free(MPI_Request* request) {
     s->user_freed = true;
     s->p2p.on_complete = &release_when_complete;  // freed by the engine when it finishes
   } else {
+    drop_slot_resources(*s);
     in.requests.release(s);
   }
   return MPI_SUCCESS;
@@ -165,7 +184,8 @@ int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
 
 int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
   require_running("MPI_Get_count");
-  if (!status || !count) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_count", "status or count is NULL");
+  if (!status) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_count", "status is NULL");
+  if (!count) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_count", "count is NULL");
   std::size_t tsize;
   if (int e = check_type("MPI_Get_count", MPI_COMM_WORLD, type, tsize)) return e;
   const std::uint64_t bytes = status_bytes(status);
@@ -180,21 +200,33 @@ int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
 }
 #pragma weak MPI_Get_count = PMPI_Get_count
 
+namespace {
+
+// Basic elements in the received bytes (MPI_UNDEFINED when they end inside a basic element).
+int elements(const char* call, const MPI_Status* status, MPI_Datatype type, MPI_Count& out) {
+  require_running(call);
+  if (!status) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "status is NULL");
+  std::size_t tsize;
+  if (int e = check_type(call, MPI_COMM_WORLD, type, tsize)) return e;
+  const std::size_t n = core::count_elements(type, status_bytes(status));
+  out = n == core::kNotWholeElements ? MPI_UNDEFINED : static_cast<MPI_Count>(n);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
 int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype type, int* count) {
-  // For predefined types an element is the type itself.
-  return PMPI_Get_count(status, type, count);
+  if (!count) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements", "count is NULL");
+  MPI_Count n;
+  if (int e = elements("MPI_Get_elements", status, type, n)) return e;
+  *count = n > 0x7fffffff ? MPI_UNDEFINED : static_cast<int>(n);
+  return MPI_SUCCESS;
 }
 #pragma weak MPI_Get_elements = PMPI_Get_elements
 
 int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype type, MPI_Count* count) {
-  require_running("MPI_Get_elements_x");
-  if (!status || !count)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements_x", "status or count is NULL");
-  std::size_t tsize;
-  if (int e = check_type("MPI_Get_elements_x", MPI_COMM_WORLD, type, tsize)) return e;
-  const std::uint64_t bytes = status_bytes(status);
-  *count = tsize == 0 ? 0 : (bytes % tsize ? MPI_UNDEFINED : static_cast<MPI_Count>(bytes / tsize));
-  return MPI_SUCCESS;
+  if (!count) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements_x", "count is NULL");
+  return elements("MPI_Get_elements_x", status, type, *count);
 }
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 

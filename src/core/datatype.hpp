@@ -1,9 +1,9 @@
 // Datatypes as the rest of the library sees them: a small value describing a type handle, and
 // pack/unpack between a typed user buffer and contiguous bytes.
 //
-// This slice knows the predefined types of the MPICH ABI (contiguous, size encoded in the handle
-// or listed for the pair types). Derived types (flattened segment lists) extend type_info(),
-// pack() and unpack() without changing their signatures.
+// Predefined types of the MPICH ABI are described inline (contiguous, size encoded in the handle
+// or listed for the pair types); derived types (core/datatype/, flattened segment lists) are
+// looked up in the datatype table.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +19,7 @@ struct TypeInfo {
   std::ptrdiff_t extent = 0;
   std::ptrdiff_t true_lb = 0;
   std::ptrdiff_t true_extent = 0;
+  bool derived = false;     // a derived (user-constructed) type
 };
 
 // Size in bytes of a predefined datatype handle; sets `valid` (false for anything else).
@@ -42,15 +43,37 @@ inline std::size_t builtin_size(int handle, bool& valid) {
   }
 }
 
-// Description of any datatype handle (predefined now; derived types later).
+// Description of a committed derived datatype handle (valid=false for anything else).
+TypeInfo derived_type_info(int handle);
+
+// Description of any datatype handle: valid for predefined types and committed derived types.
 inline TypeInfo type_info(int handle) {
   TypeInfo t;
   t.size = builtin_size(handle, t.valid);
-  if (!t.valid) return t;
+  if (!t.valid) [[unlikely]]
+    return derived_type_info(handle);
   // The pair types have padding: MPI_SHORT_INT is {short, int} (6 data bytes in 8), and so on.
   t.contiguous = true;
   t.extent = t.true_extent = static_cast<std::ptrdiff_t>(t.size);
   return t;
 }
+
+// Copies `count` elements of `type` from the typed buffer `buf` (MPI_BOTTOM allowed: offsets are
+// then absolute addresses) into size*count contiguous bytes at `out`.
+void pack(const void* buf, std::size_t count, int type, std::byte* out);
+
+// The reverse of pack(), but unpacks at most `bytes` bytes (a partial receive fills a prefix).
+void unpack(const std::byte* in, std::size_t bytes, std::size_t count, int type, void* buf);
+
+inline constexpr std::size_t kNotWholeElements = static_cast<std::size_t>(-1);
+// Basic elements in the first `bytes` bytes of a sequence of elements of `type`. For a derived
+// type a trailing partial basic element is not counted (as MPICH does); for a predefined type a
+// partial element gives kNotWholeElements (MPI_UNDEFINED for the caller, like MPI_Get_count).
+std::size_t count_elements(int type, std::size_t bytes);
+
+// The "external32" representation (big-endian, fixed sizes: MPI_LONG is 4 bytes).
+std::size_t external32_size(std::size_t count, int type);
+void pack_external32(const void* buf, std::size_t count, int type, std::byte* out);
+void unpack_external32(const std::byte* in, std::size_t count, int type, void* buf);
 
 }  // namespace railmpi::core
