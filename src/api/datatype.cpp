@@ -218,6 +218,9 @@ int PMPI_Type_free(MPI_Datatype* type) {
                        builtin ? "datatype=0x%x is predefined and cannot be freed" : "datatype=0x%x is not a valid datatype",
                        static_cast<unsigned>(*type));
   }
+  // Attributes go first: their delete callbacks may still look at the type.
+  if (int e = instance().attributes.remove_all(*type))
+    return raise_error(MPI_COMM_WORLD, e, "MPI_Type_free", "an attribute delete callback failed with %d", e);
   core::dtype::user_free(*type);
   *type = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;
@@ -231,6 +234,8 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   if (int e = query_type("MPI_Type_dup", oldtype, scratch, t)) return e;
   if (!newtype) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_dup", "newtype is NULL");
   *newtype = core::dtype::type_dup(oldtype);
+  if (int e = instance().attributes.copy_all(oldtype, *newtype))
+    return raise_error(MPI_COMM_WORLD, e, "MPI_Type_dup", "an attribute copy callback failed with %d", e);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_dup = PMPI_Type_dup

@@ -18,7 +18,14 @@ static int delete_fn(MPI_Comm c, int key, void *val, void *extra) {
     last_deleted = (int)(intptr_t)val;
     return MPI_SUCCESS;
 }
-static int type_deletes;
+static int type_deletes, type_copies;
+static int type_copy_fn(MPI_Datatype t, int key, void *extra, void *in, void *out, int *flag) {
+    (void)t; (void)key; (void)extra;
+    type_copies++;
+    *(void **)out = (void *)((intptr_t)in * 10);
+    *flag = 1;
+    return MPI_SUCCESS;
+}
 static int type_delete_fn(MPI_Datatype t, int key, void *val, void *extra) {
     (void)t; (void)key; (void)val; (void)extra;
     type_deletes++;
@@ -88,6 +95,22 @@ int main(int argc, char **argv) {
     CHECK(!flag, "type attr on another type");
     MPI_OK(MPI_Type_delete_attr(MPI_INT, tkey));
     CHECK(type_deletes == 1, "type deletes %d", type_deletes);
+    MPI_OK(MPI_Type_free_keyval(&tkey));
+
+    /* derived datatypes: copy callback on Type_dup, delete callback on Type_free */
+    MPI_Datatype vec, dup;
+    MPI_OK(MPI_Type_create_keyval(type_copy_fn, type_delete_fn, &tkey, NULL));
+    MPI_OK(MPI_Type_vector(3, 1, 2, MPI_INT, &vec));
+    MPI_OK(MPI_Type_commit(&vec));
+    MPI_OK(MPI_Type_set_attr(vec, tkey, (void *)(intptr_t)7));
+    MPI_OK(MPI_Type_dup(vec, &dup));
+    CHECK(type_copies == 1, "type copies %d", type_copies);
+    MPI_OK(MPI_Type_get_attr(dup, tkey, &v, &flag));
+    CHECK(flag && (intptr_t)v == 70, "copied type attr %ld", (long)(intptr_t)v);
+    MPI_OK(MPI_Type_free(&dup));
+    CHECK(type_deletes == 2, "type deletes after freeing the dup %d", type_deletes);
+    MPI_OK(MPI_Type_free(&vec));
+    CHECK(type_deletes == 3, "type deletes after freeing the original %d", type_deletes);
     MPI_OK(MPI_Type_free_keyval(&tkey));
 
     /* user error classes, codes and strings */
