@@ -7,49 +7,27 @@
 #include <vector>
 
 #include "core/communicator.hpp"
+#include "core/handle_table.hpp"
 
 namespace railmpi::core {
 
 class CommTable {
  public:
   static constexpr std::uint32_t kPrefix = 0x84000000u;  // direct kind, object type communicator
-  static constexpr std::uint32_t kIndexMask = 0x03ffffffu;
 
   // A new communicator with its handle filled in.
   Communicator* add() {
-    std::uint32_t index;
-    if (!free_.empty()) {
-      index = free_.back();
-      free_.pop_back();
-    } else {
-      index = static_cast<std::uint32_t>(slots_.size());
-      slots_.emplace_back();
-    }
-    slots_[index] = std::make_unique<Communicator>();
-    slots_[index]->handle = static_cast<int>(kPrefix | index);
-    return slots_[index].get();
+    auto object = std::make_unique<Communicator>();
+    Communicator* c = object.get();
+    c->handle = table_.add(std::move(object));
+    return c;
   }
-
-  Communicator* find(int handle) const {
-    const auto h = static_cast<std::uint32_t>(handle);
-    if ((h & ~kIndexMask) != kPrefix) return nullptr;
-    const std::uint32_t index = h & kIndexMask;
-    return index < slots_.size() ? slots_[index].get() : nullptr;
-  }
-
-  void release(int handle) {
-    const std::uint32_t index = static_cast<std::uint32_t>(handle) & kIndexMask;
-    if (index < slots_.size() && slots_[index]) {
-      slots_[index].reset();
-      free_.push_back(index);
-    }
-  }
-
-  std::size_t live() const { return slots_.size() - free_.size(); }
+  Communicator* find(int handle) const { return table_.find(handle); }
+  void release(int handle) { table_.release(handle); }
+  std::size_t live() const { return table_.live(); }
 
  private:
-  std::vector<std::unique_ptr<Communicator>> slots_;
-  std::vector<std::uint32_t> free_;
+  HandleTable<Communicator, kPrefix> table_;
 };
 
 }  // namespace railmpi::core

@@ -112,38 +112,15 @@ Ranks group_range_excl(const Ranks& g, const int (*ranges)[3], int n) {
   return group_excl(g, idx.data(), static_cast<int>(idx.size()));
 }
 
-int GroupTable::add(Ranks ranks) {
-  std::uint32_t index;
-  if (!free_.empty()) {
-    index = free_.back();
-    free_.pop_back();
-  } else {
-    index = static_cast<std::uint32_t>(slots_.size());
-    slots_.emplace_back();
-  }
-  slots_[index] = std::make_unique<Ranks>(std::move(ranks));
-  return static_cast<int>(kPrefix | index);
-}
+int GroupTable::add(Ranks ranks) { return table_.add(std::make_unique<Ranks>(std::move(ranks))); }
 
 const Ranks* GroupTable::find(int handle) const {
-  const auto h = static_cast<std::uint32_t>(handle);
-  if (h == kEmpty) return &empty_;
-  if ((h & ~kIndexMask) != kPrefix) return nullptr;
-  const std::uint32_t index = h & kIndexMask;
-  if (index >= slots_.size()) return nullptr;
-  return slots_[index].get();
+  if (static_cast<std::uint32_t>(handle) == kEmpty) return &empty_;
+  return table_.find(handle);
 }
 
-bool GroupTable::release(int handle) {
-  const auto h = static_cast<std::uint32_t>(handle);
-  if ((h & ~kIndexMask) != kPrefix) return false;
-  const std::uint32_t index = h & kIndexMask;
-  if (index >= slots_.size() || !slots_[index]) return false;
-  slots_[index].reset();
-  free_.push_back(index);
-  return true;
-}
+bool GroupTable::release(int handle) { return table_.release(handle); }
 
-std::size_t GroupTable::live() const { return slots_.size() - free_.size(); }
+std::size_t GroupTable::live() const { return table_.live(); }
 
 }  // namespace railmpi::core

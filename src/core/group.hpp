@@ -5,6 +5,8 @@
 // and maps handles with GroupTable.
 #pragma once
 
+#include "core/handle_table.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -45,7 +47,6 @@ class GroupTable {
  public:
   static constexpr std::uint32_t kEmpty = 0x48000000u;  // MPI_GROUP_EMPTY
   static constexpr std::uint32_t kPrefix = 0x88000000u;  // direct kind, object type group
-  static constexpr std::uint32_t kIndexMask = 0x03ffffffu;
 
   // A new handle for `ranks`.
   int add(Ranks ranks);
@@ -56,8 +57,7 @@ class GroupTable {
   std::size_t live() const;
 
  private:
-  std::vector<std::unique_ptr<Ranks>> slots_;
-  std::vector<std::uint32_t> free_;
+  HandleTable<Ranks, kPrefix> table_;
   Ranks empty_;
 };
 

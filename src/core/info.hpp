@@ -2,6 +2,8 @@
 // builtin handle the instance fills at start-up.
 #pragma once
 
+#include "core/handle_table.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -40,41 +42,17 @@ class InfoTable {
  public:
   static constexpr std::uint32_t kEnv = 0x5c000001u;     // MPI_INFO_ENV
   static constexpr std::uint32_t kPrefix = 0x9c000000u;  // direct kind, object type info
-  static constexpr std::uint32_t kIndexMask = 0x03ffffffu;
 
-  int add(Info info) {
-    std::uint32_t index;
-    if (!free_.empty()) {
-      index = free_.back();
-      free_.pop_back();
-    } else {
-      index = static_cast<std::uint32_t>(slots_.size());
-      slots_.emplace_back();
-    }
-    slots_[index] = std::make_unique<Info>(std::move(info));
-    return static_cast<int>(kPrefix | index);
-  }
+  int add(Info info) { return table_.add(std::make_unique<Info>(std::move(info))); }
   Info* find(int handle) {
-    const auto h = static_cast<std::uint32_t>(handle);
-    if (h == kEnv) return &env_;
-    if ((h & ~kIndexMask) != kPrefix) return nullptr;
-    const std::uint32_t index = h & kIndexMask;
-    return index < slots_.size() ? slots_[index].get() : nullptr;
+    if (static_cast<std::uint32_t>(handle) == kEnv) return &env_;
+    return table_.find(handle);
   }
-  bool release(int handle) {
-    const auto h = static_cast<std::uint32_t>(handle);
-    if ((h & ~kIndexMask) != kPrefix) return false;
-    const std::uint32_t index = h & kIndexMask;
-    if (index >= slots_.size() || !slots_[index]) return false;
-    slots_[index].reset();
-    free_.push_back(index);
-    return true;
-  }
+  bool release(int handle) { return table_.release(handle); }
   Info& env() { return env_; }
 
  private:
-  std::vector<std::unique_ptr<Info>> slots_;
-  std::vector<std::uint32_t> free_;
+  HandleTable<Info, kPrefix> table_;
   Info env_;
 };
 
