@@ -11,7 +11,9 @@
 
 #include "api/bsend_buffer.hpp"
 #include "base/settings.hpp"
+#include "coll/schedule.hpp"
 #include "core/communicator.hpp"
+#include "core/reduce_op.hpp"
 #include "core/request_table.hpp"
 #include "mcm/multi_method.hpp"
 #include "p2p/engine.hpp"
@@ -26,6 +28,8 @@ struct Instance {
   std::unique_ptr<mcm::MultiMethod> mcm;
   std::unique_ptr<progress::Engine> progress;
   std::unique_ptr<p2p::Engine> p2p;
+  std::unique_ptr<coll::Engine> coll;  // collective schedules in flight
+  core::OpTable ops;                   // user reduction operations
   core::RequestTable requests;
   core::Communicator world;
   core::Communicator self;

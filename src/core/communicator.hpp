@@ -1,6 +1,7 @@
 // Communicators: a context id, this rank's place in a group, and an error handler.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@ struct Communicator {
   std::vector<int> remote_job_ranks;  // intercommunicators: remote group's rank -> job rank
   int errhandler = 0;
   std::string name;
+  // Collective calls made so far on this communicator: each one's tag on the collective context.
+  mutable std::uint32_t coll_seq = 0;
 
   int size() const { return static_cast<int>(job_ranks.size()); }
   bool is_inter() const { return !remote_job_ranks.empty(); }

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace railmpi::core {
 
@@ -51,6 +52,20 @@ inline TypeInfo type_info(int handle) {
   t.contiguous = true;
   t.extent = t.true_extent = static_cast<std::ptrdiff_t>(t.size);
   return t;
+}
+
+// Copies `count` elements of `type` from the typed buffer `buf` into contiguous bytes at `out`.
+// (Predefined types only in this slice: a plain copy from buf + true_lb.)
+inline void pack(const void* buf, std::size_t count, int type, void* out) {
+  const TypeInfo t = type_info(type);
+  if (count && t.size) std::memcpy(out, static_cast<const std::byte*>(buf) + t.true_lb, count * t.size);
+}
+
+// Copies up to `bytes` contiguous bytes at `in` into `count` elements of `type` at `buf`.
+inline void unpack(const void* in, std::size_t bytes, std::size_t count, int type, void* buf) {
+  const TypeInfo t = type_info(type);
+  const std::size_t n = count * t.size < bytes ? count * t.size : bytes;
+  if (n) std::memcpy(static_cast<std::byte*>(buf) + t.true_lb, in, n);
 }
 
 }  // namespace railmpi::core
