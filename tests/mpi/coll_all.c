@@ -61,6 +61,10 @@ int main(int argc, char **argv) {
                     for (int r = 0; r < n; r++) s += val(r, i);
                     CHECK(b[i] == s, "reduce sum cnt=%d root=%d b[%d]=%d want %d", cnt, root, i, b[i], s);
                 }
+#ifdef MT_REFERENCE_MPICH_402
+            /* MPICH 4.0.2 crashes on an in-place MPI_Reduce of 1000+ ints: skip it there. */
+            if (cnt >= 1000) continue;
+#endif
             MPI_OK(MPI_Reduce(me == root ? MPI_IN_PLACE : a, me == root ? a : NULL, cnt, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
             if (me == root)
                 for (int i = 0; i < cnt; i++) {
