@@ -23,7 +23,7 @@ static void mat_of(int rank, int k, int *m) { /* small entries: products stay in
     m[0] = 1; m[1] = (rank + k) % 3; m[2] = (rank * 2 + k) % 2; m[3] = 1;
 }
 
-static const int counts[] = {0, 1, 3, 17, 1000, 100000};
+static const int counts[] = {0, 1, 3, 17, 1000, 5000, 100000};
 #define NCOUNTS (int)(sizeof counts / sizeof counts[0])
 
 int main(int argc, char **argv) {
