@@ -3,9 +3,12 @@
 // MPI_Reduce_local). Each call checks its arguments, builds a schedule (src/coll/) and either runs
 // it to completion (blocking) or attaches it to a request (RequestOp::coll).
 //
-// Datatypes: contiguous ones are used in place (buf + true_lb); non-contiguous derived types are
-// not handled by the collectives yet (MPI_ERR_TYPE).
+// Datatypes: contiguous ones are used in place (buf + true_lb); data movement collectives stage
+// non-contiguous ones through contiguous scratch memory (pack at the call, unpack when the
+// schedule ends). Reductions need contiguous datatypes (MPI_ERR_TYPE otherwise).
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -44,15 +47,17 @@ int check_root(const Call& k, int root) {
   return MPI_SUCCESS;
 }
 
-// A datatype usable by the collectives: valid, committed, contiguous. Sets `ti`.
-int check_dtype(const Call& k, MPI_Datatype type, core::TypeInfo& ti, const char* what = "datatype") {
+// A datatype usable by the collectives: valid and committed. Sets `ti`. Reductions also need it
+// contiguous (`need_contiguous`).
+int check_dtype(const Call& k, MPI_Datatype type, core::TypeInfo& ti, const char* what = "datatype",
+                bool need_contiguous = false) {
   ti = core::type_info(type);
   if (!ti.valid || type == MPI_DATATYPE_NULL)
     return raise_error(k.comm, MPI_ERR_TYPE, k.name, "%s=0x%x is not a valid datatype", what,
                        static_cast<unsigned>(type));
-  if (!ti.contiguous)
+  if (need_contiguous && !ti.contiguous)
     return raise_error(k.comm, MPI_ERR_TYPE, k.name,
-                       "%s=0x%x: non-contiguous datatypes are not supported by collectives yet", what,
+                       "%s=0x%x: reductions on non-contiguous datatypes are not supported", what,
                        static_cast<unsigned>(type));
   return MPI_SUCCESS;
 }
@@ -73,6 +78,67 @@ int no_in_place(const Call& k, const void* buf, const char* what) {
 std::byte* at(const void* buf, const core::TypeInfo& ti) {
   return static_cast<std::byte*>(const_cast<void*>(buf)) + ti.true_lb;
 }
+
+enum class Dir { in, out, inout };
+
+// Contiguous views of the user buffers of one schedule: the buffer itself for contiguous
+// datatypes, else scratch memory packed now (in) and/or unpacked when the schedule ends (out).
+class Staging {
+ public:
+  explicit Staging(coll::Schedule& s) : s_(s) {}
+
+  // `count` elements of `type` at buf.
+  std::byte* region(const void* buf, std::size_t count, MPI_Datatype type, const core::TypeInfo& ti, Dir dir) {
+    if (ti.contiguous || !buf) return buf ? at(buf, ti) : nullptr;
+    Bytes bytes{count * ti.size}, offs{0};
+    return blocks(buf, bytes, offs, &type, &ti, false, dir);
+  }
+
+  // Blocks of bytes[i] bytes at byte offsets offs[i] (typed layout, without true_lb) from buf,
+  // of types[i] (or types[0] for all when !per_block). Returns the base pointer and rewrites offs
+  // so that block i is at base + offs[i].
+  std::byte* blocks(const void* buf, const Bytes& bytes, Bytes& offs, const MPI_Datatype* types,
+                    const core::TypeInfo* infos, bool per_block, Dir dir) {
+    auto* b = static_cast<std::byte*>(const_cast<void*>(buf));
+    const std::size_t n = bytes.size();
+    bool contiguous = true;
+    for (std::size_t i = 0; i < (per_block ? n : std::min<std::size_t>(n, 1)); ++i)
+      contiguous = contiguous && infos[i].contiguous;
+    if (contiguous || !buf) {
+      for (std::size_t i = 0; i < n; ++i) offs[i] += std::size_t(infos[per_block ? i : 0].true_lb);
+      return b;
+    }
+    Bytes packed(n);
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      packed[i] = total;
+      total += bytes[i];
+    }
+    std::byte* t = s_.scratch(total);
+    for (std::size_t i = 0; i < n; ++i) {
+      const core::TypeInfo& ti = infos[per_block ? i : 0];
+      const MPI_Datatype type = types[per_block ? i : 0];
+      const std::size_t count = ti.size ? bytes[i] / ti.size : 0;
+      std::byte* typed = b + offs[i];
+      std::byte* flat = t + packed[i];
+      const std::size_t len = bytes[i];
+      if (dir != Dir::out && count) core::pack(typed, count, type, flat);
+      if (dir != Dir::in && count) finals_.push_back([=] { core::unpack(flat, len, count, type, typed); });
+    }
+    offs = packed;
+    return t;
+  }
+
+  // Unpacks the outputs after the collective's last round.
+  void finish() {
+    for (auto& f : finals_) s_.local(std::move(f));
+    finals_.clear();
+  }
+
+ private:
+  coll::Schedule& s_;
+  std::vector<std::function<void()>> finals_;
+};
 
 // Reducer for (op, type); MPI_ERR_OP when the op is invalid or not defined on the type.
 int get_reducer(const char* name, MPI_Comm comm, MPI_Op op, MPI_Datatype type, const core::TypeInfo& ti,
@@ -142,7 +208,11 @@ int bcast(Call k, void* buf, int count, MPI_Datatype type, int root, MPI_Request
   if (int e = check_buf(k, buf, bytes, "buffer")) return e;
   if (int e = no_in_place(k, buf, "buffer")) return e;
   auto s = schedule(k);
-  coll::bcast(*s, at(buf, ti), bytes, root);
+  Staging st(*s);
+  const bool source = k.c->is_inter() ? root == MPI_ROOT : k.c->rank == root;
+  std::byte* b = st.region(buf, std::size_t(count), type, ti, source ? Dir::in : Dir::out);
+  coll::bcast(*s, b, bytes, root);
+  st.finish();
   return launch(k, std::move(s), req);
 }
 
@@ -198,15 +268,20 @@ int gather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     }
   }
   if (int e = check_request(k, req, req != nullptr)) return e;
-  const void* src = in_place ? static_cast<const void*>(at(recvbuf, rt) + roffs[std::size_t(c.rank)]) : at(sendbuf, st);
   auto s = schedule(k);
+  Staging stage(*s);
+  std::byte* rbase = ro.root_side ? stage.blocks(recvbuf, rbytes, roffs, &recvtype, &rt, false, in_place ? Dir::inout : Dir::out)
+                                  : nullptr;
+  const void* src = in_place ? static_cast<const void*>(rbase + roffs[std::size_t(c.rank)])
+                             : stage.region(sendbuf, std::size_t(sendcount), sendtype, st, Dir::in);
   if (!v) {
     const std::size_t block = c.is_inter() ? (ro.root_side ? rbytes.empty() ? 0 : rbytes[0] : sbytes)
                                            : (ro.root_side ? rbytes[std::size_t(c.rank)] : sbytes);
-    coll::gather(*s, src, ro.root_side ? at(recvbuf, rt) : nullptr, block, root);
+    coll::gather(*s, src, rbase, block, root);
   } else {
-    coll::gatherv(*s, src, sbytes, ro.root_side ? at(recvbuf, rt) : nullptr, rbytes.data(), roffs.data(), root);
+    coll::gatherv(*s, src, sbytes, rbase, rbytes.data(), roffs.data(), root);
   }
+  stage.finish();
   return launch(k, std::move(s), req);
 }
 
@@ -252,14 +327,18 @@ int scatter(Call k, const void* sendbuf, const int* sendcounts, const int* displ
     }
   }
   if (int e = check_request(k, req, req != nullptr)) return e;
-  void* dst = in_place || !ro.nonroot_side ? nullptr : at(recvbuf, rt);
   auto s = schedule(k);
+  Staging stage(*s);
+  void* dst = in_place || !ro.nonroot_side ? nullptr
+                                           : stage.region(recvbuf, std::size_t(recvcount), recvtype, rt, Dir::out);
+  std::byte* sbase = ro.root_side ? stage.blocks(sendbuf, sbytes, soffs, &sendtype, &st, false, Dir::in) : nullptr;
   if (!v) {
     const std::size_t block = ro.root_side ? (sbytes.empty() ? 0 : sbytes[0]) : rbytes;
-    coll::scatter(*s, ro.root_side ? at(sendbuf, st) : nullptr, dst, block, root);
+    coll::scatter(*s, sbase, dst, block, root);
   } else {
-    coll::scatterv(*s, ro.root_side ? at(sendbuf, st) : nullptr, sbytes.data(), soffs.data(), dst, rbytes, root);
+    coll::scatterv(*s, sbase, sbytes.data(), soffs.data(), dst, rbytes, root);
   }
+  stage.finish();
   return launch(k, std::move(s), req);
 }
 
@@ -296,10 +375,14 @@ int allgather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                          sbytes, rbytes[std::size_t(c.rank)]);
   }
   if (int e = check_request(k, req, req != nullptr)) return e;
-  const void* src = in_place ? static_cast<const void*>(at(recvbuf, rt) + roffs[std::size_t(c.rank)]) : at(sendbuf, st);
   auto s = schedule(k);
-  if (!v) coll::allgather(*s, src, at(recvbuf, rt), rbytes[0]);
-  else coll::allgatherv(*s, src, sbytes, at(recvbuf, rt), rbytes.data(), roffs.data());
+  Staging stage(*s);
+  std::byte* rbase = stage.blocks(recvbuf, rbytes, roffs, &recvtype, &rt, false, in_place ? Dir::inout : Dir::out);
+  const void* src = in_place ? static_cast<const void*>(rbase + roffs[std::size_t(c.rank)])
+                             : stage.region(sendbuf, std::size_t(sendcount), sendtype, st, Dir::in);
+  if (!v) coll::allgather(*s, src, rbase, rbytes[0]);
+  else coll::allgatherv(*s, src, sbytes, rbase, rbytes.data(), roffs.data());
+  stage.finish();
   return launch(k, std::move(s), req);
 }
 
@@ -318,8 +401,12 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
     return raise_error(k.comm, MPI_ERR_ARG, k.name, "a counts or displacements array is NULL");
   if (kind == 2 && (!recvtypes || (!in_place && !sendtypes)))
     return raise_error(k.comm, MPI_ERR_ARG, k.name, "a datatypes array is NULL");
-  Bytes sb(static_cast<std::size_t>(n)), so(static_cast<std::size_t>(n)), rb(static_cast<std::size_t>(n)), ro(static_cast<std::size_t>(n));
-  auto side = [&](bool send, Bytes& bytes, Bytes& offs, const void* buf) -> int {
+  const auto un = static_cast<std::size_t>(n);
+  Bytes sb(un), so(un), rb(un), ro(un);
+  std::vector<MPI_Datatype> stypes(un), rtypes(un);
+  std::vector<core::TypeInfo> sinfo(un), rinfo(un);
+  auto side = [&](bool send, Bytes& bytes, Bytes& offs, std::vector<MPI_Datatype>& types,
+                  std::vector<core::TypeInfo>& infos, const void* buf) -> int {
     core::TypeInfo t{};
     if (kind < 2) {
       if (int e = check_dtype(k, send ? sendtype : recvtype, t, send ? "sendtype" : "recvtype")) return e;
@@ -327,22 +414,23 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
     for (int i = 0; i < n; ++i) {
       if (kind == 2)
         if (int e = check_dtype(k, (send ? sendtypes : recvtypes)[i], t, send ? "sendtypes[i]" : "recvtypes[i]")) return e;
+      types[std::size_t(i)] = kind == 2 ? (send ? sendtypes : recvtypes)[i] : (send ? sendtype : recvtype);
+      infos[std::size_t(i)] = t;
       const int cnt = kind == 0 ? (send ? sendcount : recvcount) : (send ? sendcounts : recvcounts)[i];
       if (int e = check_cnt(k, cnt, send ? "sendcount" : "recvcount")) return e;
       bytes[std::size_t(i)] = t.size * std::size_t(cnt);
       const std::ptrdiff_t d = kind == 0 ? std::ptrdiff_t(i) * cnt * t.extent
                                : kind == 1 ? std::ptrdiff_t((send ? sdispls : rdispls)[i]) * t.extent
                                            : std::ptrdiff_t((send ? sdispls : rdispls)[i]);
-      offs[std::size_t(i)] = std::size_t(d + t.true_lb);
+      offs[std::size_t(i)] = std::size_t(d);
       if (int e = check_buf(k, buf, bytes[std::size_t(i)], send ? "sendbuf" : "recvbuf")) return e;
     }
     return MPI_SUCCESS;
   };
-  if (int e = side(false, rb, ro, recvbuf)) return e;
+  if (int e = side(false, rb, ro, rtypes, rinfo, recvbuf)) return e;
   if (in_place) {
     sb = rb;
-    so = ro;
-  } else if (int e = side(true, sb, so, sendbuf)) {
+  } else if (int e = side(true, sb, so, stypes, sinfo, sendbuf)) {
     return e;
   }
   if (!c.is_inter() && sb[std::size_t(c.rank)] != rb[std::size_t(c.rank)])
@@ -356,23 +444,28 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
   }
   if (int e = check_request(k, req, req != nullptr)) return e;
   auto s = schedule(k);
-  auto* out = static_cast<std::byte*>(recvbuf);
-  const std::byte* in = static_cast<const std::byte*>(sendbuf);
+  Staging stage(*s);
+  const bool per_block = kind == 2;
+  std::byte* out = stage.blocks(recvbuf, rb, ro, rtypes.data(), rinfo.data(), per_block, in_place ? Dir::inout : Dir::out);
+  const std::byte* in;
   if (in_place) {
-    // Send from a copy of the receive buffer's extent.
+    // Send from a copy of the receive blocks.
     std::size_t end = 0;
     for (int i = 0; i < n; ++i) end = std::max(end, ro[std::size_t(i)] + rb[std::size_t(i)]);
     std::byte* copy = s->scratch(end);
     if (end) std::memcpy(copy, out, end);
     in = copy;
+    so = ro;
+  } else {
+    in = stage.blocks(sendbuf, sb, so, stypes.data(), sinfo.data(), per_block, Dir::in);
   }
-  bool uniform = kind == 0;
-  if (uniform) {
-    // Offsets include true_lb: start the buffers there.
+  if (kind == 0) {
+    // Uniform blocks from the first block's offset (true_lb, or 0 when staged).
     coll::alltoall(*s, in + so[0], out + ro[0], rb[0]);
   } else {
     coll::alltoallv(*s, in, sb.data(), so.data(), out, rb.data(), ro.data());
   }
+  stage.finish();
   return launch(k, std::move(s), req);
 }
 
@@ -383,7 +476,7 @@ int reduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
   core::TypeInfo ti;
   coll::Reducer r;
   if (int e = check_cnt(k, count, "count")) return e;
-  if (int e = check_dtype(k, type, ti)) return e;
+  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   if (int e = check_root(k, root)) return e;
   const Roles ro = roles(c, root);
@@ -408,7 +501,7 @@ int allreduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
   core::TypeInfo ti;
   coll::Reducer r;
   if (int e = check_cnt(k, count, "count")) return e;
-  if (int e = check_dtype(k, type, ti)) return e;
+  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   const std::size_t bytes = ti.size * std::size_t(count);
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -430,7 +523,7 @@ int reduce_scatter(Call k, const void* sendbuf, void* recvbuf, const int* recvco
   const core::Communicator& c = *k.c;
   core::TypeInfo ti;
   coll::Reducer r;
-  if (int e = check_dtype(k, type, ti)) return e;
+  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (in_place && c.is_inter())
@@ -461,7 +554,7 @@ int scan(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype typ
   core::TypeInfo ti;
   coll::Reducer r;
   if (int e = check_cnt(k, count, "count")) return e;
-  if (int e = check_dtype(k, type, ti)) return e;
+  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   const std::size_t bytes = ti.size * std::size_t(count);
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -704,7 +797,7 @@ int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype
   core::TypeInfo ti;
   coll::Reducer r;
   if (int e = check_cnt(k, count, "count")) return e;
-  if (int e = check_dtype(k, type, ti)) return e;
+  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
   if (int e = get_reducer(call, MPI_COMM_WORLD, op, type, ti, r)) return e;
   if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed");
