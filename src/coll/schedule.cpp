@@ -90,6 +90,7 @@ void Schedule::on_transfer_done(p2p::Request& r) {
   if (!s->queued_) {
     s->queued_ = true;
     s->engine_.ready_.push_back(s);
+    s->engine_.armed_ = true;
   }
 }
 
@@ -132,13 +133,14 @@ void Schedule::advance() {
 }
 
 Engine::Engine(p2p::Engine& p2p, progress::Engine& progress) : p2p_(p2p), progress_(progress) {
-  progress_.set_hook(&Engine::hook, this);
+  progress_.set_hook(&Engine::hook, this, &armed_);
 }
 
-Engine::~Engine() { progress_.set_hook(nullptr, nullptr); }
+Engine::~Engine() { progress_.set_hook(nullptr, nullptr, nullptr); }
 
 int Engine::hook(void* ctx) {
   auto* e = static_cast<Engine*>(ctx);
+  e->armed_ = false;
   if (e->ready_.empty()) return 0;
   int n = 0;
   std::vector<Schedule*> batch;

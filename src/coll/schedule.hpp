@@ -129,6 +129,7 @@ class Engine {
   p2p::Engine& p2p_;
   progress::Engine& progress_;
   std::vector<Schedule*> ready_;
+  bool armed_ = false;  // ready_ is not empty: the progress engine calls hook()
   std::vector<std::unique_ptr<Schedule>> running_;
 };
 

@@ -23,15 +23,17 @@ class Engine {
   // round finished). Returns the number of events.
   int poll() {
     int n = mcm_.poll();
-    if (hook_) n += hook_(hook_ctx_);
+    if (hook_armed_ && *hook_armed_) n += hook_(hook_ctx_);
     return n;
   }
 
-  // Work an upper layer defers out of device callbacks; run after every device pass. The hook
-  // returns how many events it handled (0 when it had nothing to do).
-  void set_hook(int (*hook)(void* ctx), void* ctx) {
+  // Work an upper layer defers out of device callbacks: run after a device pass while *armed is
+  // true (a plain flag test on the hot path; no call when there is nothing to do). The hook
+  // returns how many events it handled.
+  void set_hook(int (*hook)(void* ctx), void* ctx, const bool* armed) {
     hook_ = hook;
     hook_ctx_ = ctx;
+    hook_armed_ = hook ? armed : nullptr;
   }
 
   // Polls until done() holds.
@@ -64,6 +66,7 @@ class Engine {
   unsigned yield_;
   int (*hook_)(void*) = nullptr;
   void* hook_ctx_ = nullptr;
+  const bool* hook_armed_ = nullptr;
 };
 
 }  // namespace railmpi::progress
