@@ -209,8 +209,9 @@ int bcast(Call k, void* buf, int count, MPI_Datatype type, int root, MPI_Request
   if (int e = no_in_place(k, buf, "buffer")) return e;
   auto s = schedule(k);
   Staging st(*s);
-  const bool source = k.c->is_inter() ? root == MPI_ROOT : k.c->rank == root;
-  std::byte* b = st.region(buf, std::size_t(count), type, ti, source ? Dir::in : Dir::out);
+  // Receivers unpack; the root and (intercommunicator) the rest of its group only read.
+  const bool receives = k.c->is_inter() ? root != MPI_ROOT && root != MPI_PROC_NULL : k.c->rank != root;
+  std::byte* b = st.region(buf, std::size_t(count), type, ti, receives ? Dir::out : Dir::in);
   coll::bcast(*s, b, bytes, root);
   st.finish();
   return launch(k, std::move(s), req);
@@ -272,8 +273,9 @@ int gather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   Staging stage(*s);
   std::byte* rbase = ro.root_side ? stage.blocks(recvbuf, rbytes, roffs, &recvtype, &rt, false, in_place ? Dir::inout : Dir::out)
                                   : nullptr;
-  const void* src = in_place ? static_cast<const void*>(rbase + roffs[std::size_t(c.rank)])
-                             : stage.region(sendbuf, std::size_t(sendcount), sendtype, st, Dir::in);
+  const void* src = in_place            ? static_cast<const void*>(rbase + roffs[std::size_t(c.rank)])
+                    : ro.nonroot_side ? stage.region(sendbuf, std::size_t(sendcount), sendtype, st, Dir::in)
+                                      : nullptr;
   if (!v) {
     const std::size_t block = c.is_inter() ? (ro.root_side ? rbytes.empty() ? 0 : rbytes[0] : sbytes)
                                            : (ro.root_side ? rbytes[std::size_t(c.rank)] : sbytes);
