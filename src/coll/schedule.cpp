@@ -29,7 +29,7 @@ void Reducer::operator()(const void* in, void* inout, std::size_t count) const {
   }
 }
 
-Schedule::Schedule(Engine& engine, const core::Communicator& comm)
+Schedule::Schedule(Engine* engine, const core::Communicator& comm)
     : engine_(engine), comm_(comm), tag_(static_cast<int>(comm.coll_seq++ & kTagMask)) {
   rounds_.emplace_back();
 }
@@ -89,8 +89,8 @@ void Schedule::on_transfer_done(p2p::Request& r) {
   if (--s->pending_ > 0 || s->posting_) return;
   if (!s->queued_) {
     s->queued_ = true;
-    s->engine_.ready_.push_back(s);
-    s->engine_.armed_ = true;
+    s->engine_->ready_.push_back(s);
+    s->engine_->armed_ = true;
   }
 }
 
@@ -112,10 +112,10 @@ void Schedule::advance() {
         const int ctag = t.local ? (tag | kLocalGroupTag) : tag;
         if (t.is_send) {
           const int job = t.local ? comm_.job_ranks[static_cast<std::size_t>(t.peer)] : comm_.job_rank(t.peer);
-          engine_.p2p_.isend(t.req, t.buf, t.bytes, job, comm_.coll_context(), comm_.rank, ctag,
+          engine_->p2p_.isend(t.req, t.buf, t.bytes, job, comm_.coll_context(), comm_.rank, ctag,
                              p2p::SendMode::standard, p2p::Marker::collective);
         } else {
-          engine_.p2p_.irecv(t.req, const_cast<void*>(t.buf), t.bytes, comm_.coll_context(), t.peer, ctag,
+          engine_->p2p_.irecv(t.req, const_cast<void*>(t.buf), t.bytes, comm_.coll_context(), t.peer, ctag,
                              p2p::Marker::collective);
         }
       }
