@@ -170,7 +170,10 @@ int check_request(const Call& k, MPI_Request* req, bool nonblocking) {
 int launch(const Call& k, std::unique_ptr<coll::Schedule> s, MPI_Request* req) {
   Instance& in = instance();
   if (!req) {
-    in.coll->run(std::move(s));
+    if (in.coll->run(std::move(s)))
+      return raise_error(k.comm, MPI_ERR_TRUNCATE, k.name,
+                         "a message of this collective was longer than the receiving rank expected "
+                         "(counts or datatypes differ across ranks)");
     return MPI_SUCCESS;
   }
   core::RequestSlot* slot = in.requests.allocate();
@@ -178,7 +181,9 @@ int launch(const Call& k, std::unique_ptr<coll::Schedule> s, MPI_Request* req) {
   slot->comm = k.c->handle;
   slot->p2p.kind = p2p::RequestKind::other;
   *req = slot->handle;
-  s->on_done = [slot] {
+  coll::Schedule* raw = s.get();
+  s->on_done = [slot, raw] {
+    if (raw->truncated()) slot->error = MPI_ERR_TRUNCATE;
     slot->p2p.complete = true;
     if (slot->p2p.on_complete) slot->p2p.on_complete(slot->p2p);
   };

@@ -86,6 +86,7 @@ void Schedule::round() {
 void Schedule::on_transfer_done(p2p::Request& r) {
   auto* t = static_cast<Transfer*>(r.owner);
   Schedule* s = t->owner;
+  if (r.truncated) s->truncated_ = true;
   if (--s->pending_ > 0 || s->posting_) return;
   if (!s->queued_) {
     s->queued_ = true;
@@ -168,10 +169,11 @@ void Engine::start(std::unique_ptr<Schedule> s) {
   if (raw->done_) finished(raw);
 }
 
-void Engine::run(std::unique_ptr<Schedule> s) {
+bool Engine::run(std::unique_ptr<Schedule> s) {
   s->start();
   Schedule* raw = s.get();
   progress_.wait_until([raw] { return raw->done_; });
+  return raw->truncated_;
 }
 
 }  // namespace railmpi::coll

@@ -68,6 +68,9 @@ class Schedule {
   // Called once when the schedule finished (after its last round).
   std::function<void()> on_done;
   bool done() const { return done_; }
+  // A receive got a longer message than it expected (counts/types differ across ranks); the data
+  // past its size was dropped.
+  bool truncated() const { return truncated_; }
 
  private:
   friend class Engine;
@@ -101,6 +104,7 @@ class Schedule {
   bool posting_ = false;
   bool queued_ = false;
   bool done_ = false;
+  bool truncated_ = false;
 };
 
 // Owns running schedules and advances them from the progress engine's hook.
@@ -116,8 +120,8 @@ class Engine {
   }
   // Starts a schedule; it is destroyed after its on_done ran.
   void start(std::unique_ptr<Schedule> s);
-  // Starts a schedule and waits for it (blocking collectives).
-  void run(std::unique_ptr<Schedule> s);
+  // Starts a schedule and waits for it (blocking collectives). Returns Schedule::truncated().
+  bool run(std::unique_ptr<Schedule> s);
 
   p2p::Engine& p2p() { return p2p_; }
   progress::Engine& progress() { return progress_; }

@@ -61,6 +61,19 @@ int main(int argc, char **argv) {
                  "bcast in place");
 #endif
 
+    /* Counts that differ across ranks: the root sends 10 ints, the others expect 5. Rank 1
+     * receives from the root directly in every algorithm for 2 ranks, and sees the truncation;
+     * with more ranks, which ranks see it depends on the algorithm. */
+    if (n == 2) {
+        int big[10] = {0};
+        int rc = MPI_Bcast(big, mt_rank == 0 ? 10 : 5, MPI_INT, 0, MPI_COMM_WORLD);
+        if (mt_rank == 1) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "bcast with a longer message");
+        MPI_Request r2;
+        MPI_OK(MPI_Ibcast(big, mt_rank == 0 ? 10 : 5, MPI_INT, 0, MPI_COMM_WORLD, &r2));
+        rc = MPI_Wait(&r2, MPI_STATUS_IGNORE);
+        if (mt_rank == 1) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "ibcast with a longer message");
+    }
+
     /* Invalid communicator. */
     mt_check_error_class(MPI_Barrier(MPI_COMM_NULL), MPI_ERR_COMM, "barrier comm null");
 
