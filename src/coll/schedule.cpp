@@ -30,7 +30,7 @@ void Reducer::operator()(const void* in, void* inout, std::size_t count) const {
 }
 
 Schedule::Schedule(Engine* engine, const core::Communicator& comm)
-    : engine_(engine), comm_(comm), tag_(static_cast<int>(comm.coll_seq++ & kTagMask)) {
+    : engine_(engine), comm_(&comm), tag_(static_cast<int>(comm.coll_seq++ & kTagMask)) {
   rounds_.emplace_back();
 }
 
@@ -112,11 +112,11 @@ void Schedule::advance() {
         t.req.on_complete = &Schedule::on_transfer_done;
         const int ctag = t.local ? (tag | kLocalGroupTag) : tag;
         if (t.is_send) {
-          const int job = t.local ? comm_.job_ranks[static_cast<std::size_t>(t.peer)] : comm_.job_rank(t.peer);
-          engine_->p2p_.isend(t.req, t.buf, t.bytes, job, comm_.coll_context(), comm_.rank, ctag,
+          const int job = t.local ? comm_->job_ranks[static_cast<std::size_t>(t.peer)] : comm_->job_rank(t.peer);
+          engine_->p2p_.isend(t.req, t.buf, t.bytes, job, comm_->coll_context(), comm_->rank, ctag,
                              p2p::SendMode::standard, p2p::Marker::collective);
         } else {
-          engine_->p2p_.irecv(t.req, const_cast<void*>(t.buf), t.bytes, comm_.coll_context(), t.peer, ctag,
+          engine_->p2p_.irecv(t.req, const_cast<void*>(t.buf), t.bytes, comm_->coll_context(), t.peer, ctag,
                              p2p::Marker::collective);
         }
       }
@@ -164,6 +164,8 @@ void Engine::finished(Schedule* s) {
 
 void Engine::start(std::unique_ptr<Schedule> s) {
   Schedule* raw = s.get();
+  raw->own_comm_ = std::make_unique<core::Communicator>(*raw->comm_);
+  raw->comm_ = raw->own_comm_.get();
   running_.push_back(std::move(s));
   raw->start();
   if (raw->done_) finished(raw);

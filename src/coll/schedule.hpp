@@ -47,9 +47,9 @@ class Schedule {
   Schedule(const Schedule&) = delete;
   Schedule& operator=(const Schedule&) = delete;
 
-  const core::Communicator& comm() const { return comm_; }
-  int rank() const { return comm_.rank; }
-  int size() const { return comm_.size(); }
+  const core::Communicator& comm() const { return *comm_; }
+  int rank() const { return comm_->rank; }
+  int size() const { return comm_->size(); }
 
   // Scratch memory owned by the schedule (freed with it). Never moves.
   std::byte* scratch(std::size_t bytes);
@@ -95,7 +95,10 @@ class Schedule {
   static void on_transfer_done(p2p::Request& r);
 
   Engine* engine_;
-  const core::Communicator& comm_;
+  const core::Communicator* comm_;
+  // Non-blocking schedules run on their own copy of the communicator's routing (the user may
+  // free the communicator while the operation is pending).
+  std::unique_ptr<core::Communicator> own_comm_;
   int tag_;
   std::deque<Round> rounds_;
   std::deque<std::unique_ptr<std::byte[]>> scratch_;

@@ -29,7 +29,7 @@ class Simulator {
         if (!s) continue;
         while (s->current_ < s->rounds_.size()) {
           Schedule::Round& r = s->rounds_[s->current_];
-          const core::Communicator& c = s->comm_;
+          const core::Communicator& c = *s->comm_;
           if (!r.posted) {
             r.posted = true;
             progress = true;
