@@ -240,6 +240,8 @@ int gather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   const core::Communicator& c = *k.c;
   const Roles ro = roles(c, root);
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (ro.root_side)
+    if (int e = no_in_place(k, recvbuf, "recvbuf")) return e;
   if (in_place && (c.is_inter() || !ro.root_side))
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
   core::TypeInfo st{}, rt{};
@@ -300,6 +302,8 @@ int scatter(Call k, const void* sendbuf, const int* sendcounts, const int* displ
   const core::Communicator& c = *k.c;
   const Roles ro = roles(c, root);
   const bool in_place = recvbuf == MPI_IN_PLACE;
+  if (ro.root_side)
+    if (int e = no_in_place(k, sendbuf, "sendbuf")) return e;
   if (in_place && (c.is_inter() || !ro.root_side))
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
   core::TypeInfo st{}, rt{};
@@ -355,6 +359,7 @@ int allgather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   if (int e = begin(k)) return e;
   const core::Communicator& c = *k.c;
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (int e = no_in_place(k, recvbuf, "recvbuf")) return e;
   if (in_place && c.is_inter())
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is not allowed on an intercommunicator");
   core::TypeInfo st{}, rt{};
@@ -401,6 +406,7 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
   if (int e = begin(k)) return e;
   const core::Communicator& c = *k.c;
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (int e = no_in_place(k, recvbuf, "recvbuf")) return e;
   if (in_place && c.is_inter())
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is not allowed on an intercommunicator");
   const int n = c.remote_size();
@@ -489,6 +495,8 @@ int reduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
   const Roles ro = roles(c, root);
   const std::size_t bytes = ti.size * std::size_t(count);
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (ro.root_side)
+    if (int e = no_in_place(k, recvbuf, "recvbuf")) return e;
   if (in_place && (c.is_inter() || !ro.root_side))
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
   if (ro.root_side)
@@ -512,6 +520,7 @@ int allreduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   const std::size_t bytes = ti.size * std::size_t(count);
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (int e = no_in_place(k, recvbuf, "recvbuf")) return e;
   if (in_place && c.is_inter())
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is not allowed on an intercommunicator");
   if (int e = check_buf(k, recvbuf, bytes, "recvbuf")) return e;
@@ -533,6 +542,7 @@ int reduce_scatter(Call k, const void* sendbuf, void* recvbuf, const int* recvco
   if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (int e = no_in_place(k, recvbuf, "recvbuf")) return e;
   if (in_place && c.is_inter())
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is not allowed on an intercommunicator");
   const int n = c.size();
@@ -565,6 +575,7 @@ int scan(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype typ
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   const std::size_t bytes = ti.size * std::size_t(count);
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (int e = no_in_place(k, recvbuf, "recvbuf")) return e;
   if (int e = check_buf(k, recvbuf, bytes, "recvbuf")) return e;
   if (!in_place)
     if (int e = check_buf(k, sendbuf, bytes, "sendbuf")) return e;

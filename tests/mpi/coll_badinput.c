@@ -74,6 +74,14 @@ int main(int argc, char **argv) {
         if (mt_rank == 1) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "ibcast with a longer message");
     }
 
+    expect_class(MPI_Allreduce(a, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER, MPI_ERR_ARG,
+                 "allreduce recvbuf in place");
+    expect_class(MPI_Allgather(a, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER, MPI_ERR_ARG,
+                 "allgather recvbuf in place");
+    if (n == 1) /* sendbuf matters at the root only: elsewhere the call would go ahead */
+        expect_class(MPI_Scatter(MPI_IN_PLACE, 1, MPI_INT, a, 1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+                     MPI_ERR_ARG, "scatter sendbuf in place");
+
     /* Invalid communicator. */
     mt_check_error_class(MPI_Barrier(MPI_COMM_NULL), MPI_ERR_COMM, "barrier comm null");
 
