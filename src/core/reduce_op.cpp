@@ -143,7 +143,6 @@ ReduceFn find_reduce(int op_handle, int datatype) {
     case 0x4c000843u: return pick<std::int64_t>(op, Kind::integer);        // AINT
     case 0x4c000844u: return pick<std::int64_t>(op, Kind::integer);        // OFFSET
     case 0x4c000845u: return pick<std::int64_t>(op, Kind::integer);        // COUNT
-    case 0x4c00040eu: return pick<wchar_t>(op, Kind::integer);             // WCHAR
     case 0x4c00041bu: return pick<std::int32_t>(op, Kind::integer);        // INTEGER
     case 0x4c00012du: return pick<std::int8_t>(op, Kind::integer);         // INTEGER1
     case 0x4c00022fu: return pick<std::int16_t>(op, Kind::integer);        // INTEGER2
@@ -171,7 +170,7 @@ ReduceFn find_reduce(int op_handle, int datatype) {
     case 0x4c000828u: return pick<std::complex<float>>(op, Kind::complex);        // COMPLEX8
     case 0x4c00102au: return pick<std::complex<double>>(op, Kind::complex);       // COMPLEX16
     case 0x4c00202cu: return pick<std::complex<long double>>(op, Kind::complex);  // COMPLEX32
-    default: return nullptr;
+    default: return nullptr;  // also MPI_WCHAR, MPI_CHARACTER, MPI_PACKED: character/opaque data
   }
 }
 

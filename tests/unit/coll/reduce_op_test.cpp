@@ -39,7 +39,6 @@ const Type kTypes[] = {
     {"UINT16_T", 0x4c00023c, Kind::c_int},      {"UINT32_T", 0x4c00043d, Kind::c_int},
     {"UINT64_T", 0x4c00083e, Kind::c_int},      {"AINT", 0x4c000843, Kind::c_int},
     {"OFFSET", 0x4c000844, Kind::c_int},        {"COUNT", 0x4c000845, Kind::c_int},
-    {"WCHAR", 0x4c00040e, Kind::c_int},
     {"INTEGER", 0x4c00041b, Kind::f_int},       {"INTEGER1", 0x4c00012d, Kind::f_int},
     {"INTEGER2", 0x4c00022f, Kind::f_int},      {"INTEGER4", 0x4c000430, Kind::f_int},
     {"INTEGER8", 0x4c000831, Kind::f_int},
@@ -143,7 +142,6 @@ TEST(ReduceOp, IntegerValues) {
   check_integer<std::uint32_t>(0x4c00043d, "UINT32_T");
   check_integer<std::uint64_t>(0x4c00083e, "UINT64_T");
   check_integer<std::int64_t>(0x4c000843, "AINT");
-  check_integer<wchar_t>(0x4c00040e, "WCHAR");
   check_integer<std::int32_t>(0x4c00041b, "INTEGER");
   check_integer<std::int8_t>(0x4c00012d, "INTEGER1");
   check_integer<std::int16_t>(0x4c00022f, "INTEGER2");
@@ -174,6 +172,8 @@ TEST(ReduceOp, LogicalAndByteValues) {
   EXPECT_EQ(run<std::int32_t>(kLxor, 0x4c00041d, 1, 0), 1);  // Fortran LOGICAL
   EXPECT_EQ(run<unsigned char>(kBxor, 0x4c00010d, 0xf0, 0xff), 0x0f);
   EXPECT_EQ(find_reduce(kSum, 0x4c00010d), nullptr);  // no arithmetic on MPI_BYTE
+  EXPECT_EQ(find_reduce(kSum, 0x4c00040e), nullptr);  // nor on MPI_WCHAR (character data)
+  EXPECT_EQ(find_reduce(kMax, 0x4c00010f), nullptr);  // nor on MPI_PACKED
 }
 
 template <class V, class I>
