@@ -33,6 +33,10 @@ build=$(cd "${1:-build}" 2>/dev/null && pwd || echo "${1:-build}")
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then RUNS=${RUNS:-1}; MAXSZ=1048576; BARGS="-q -m $MAXSZ"; else RUNS=${RUNS:-3}; MAXSZ=4194304; BARGS="-m $MAXSZ"; fi
 BENCHES=${BENCHES:-"osu_latency osu_bw osu_bibw"}
+# Collective benchmarks: shared memory, 4 ranks and 8 ranks (oversubscribed on small hosts).
+COLL_BENCHES=${COLL_BENCHES:-"osu_barrier osu_bcast osu_allreduce osu_alltoall"}
+COLL_NPS=${COLL_NPS:-"4 8"}
+NP=2
 TRANSPORTS=${TRANSPORTS:-"shm tcp"}
 TLIMIT=${TLIMIT:-300}
 
@@ -42,13 +46,13 @@ trap 'rm -rf "$work"' EXIT
 have_rail=0
 if [ -x "$build/bin/mpiexec" ]; then
     have_rail=1
-    for b in $BENCHES; do [ -x "$build/bench/$b" ] || have_rail=0; done
+    for b in $BENCHES $COLL_BENCHES; do [ -x "$build/bench/$b" ] || have_rail=0; done
 fi
 [ $have_rail = 1 ] || echo "compare.sh: RailMPI skipped: $build/bin/mpiexec or $build/bench/osu_* not built"
 
 have_mpich=0
 have_ompi=0
-for b in $BENCHES; do
+for b in $BENCHES $COLL_BENCHES; do
     if command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null; then
         mpicc.mpich -O2 -o "$work/$b.mpich" "$here/$b.c" 2>"$work/build.log" && have_mpich=1 || { cat "$work/build.log"; have_mpich=0; }
     fi
@@ -62,11 +66,11 @@ done
 # launcher IMPL TRANSPORT -> prints the command prefix
 launcher() {
     case "$1.$2" in
-    rail.shm) echo "$build/bin/mpiexec -n 2" ;;
+    rail.shm) echo "$build/bin/mpiexec -n $NP" ;;
     rail.tcp) echo "$build/bin/mpiexec -n 2 -genv RAILMPI_DEVICES tcp" ;;
-    mpich.shm) echo "mpiexec.mpich -n 2" ;;
+    mpich.shm) echo "mpiexec.mpich -n $NP" ;;
     mpich.tcp) echo "mpiexec.mpich -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES lo -n 2" ;;
-    ompi.shm) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader -n 2" ;;
+    ompi.shm) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader -n $NP" ;;
     ompi.tcp) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,tcp -n 2" ;;
     esac
 }
@@ -133,5 +137,32 @@ for tr in $TRANSPORTS; do
                     printf "%-10s %12s %12s %12s %14s\n", s, (s in r) ? r[s] : "-", (s in m) ? m[s] : "-", (s in o) ? o[s] : "-", ratio
                 }
             }' "$work/rail.$tr.$b" "$work/mpich.$tr.$b" "$work/ompi.$tr.$b"
+    done
+done
+
+# Collective latency (microseconds, lower is better), shared memory, NP ranks.
+for NP in $COLL_NPS; do
+    for b in $COLL_BENCHES; do
+        for impl in $impls; do run_point "$impl" shm "$b"; mv "$work/$impl.shm.$b" "$work/$impl.np$NP.$b"; done
+        echo
+        echo "== $b on $NP ranks over shm (latency us, lower is better; median of $RUNS run(s)) =="
+        printf '%-10s %12s %12s %12s %14s\n' size RailMPI MPICH "Open MPI" "Rail/bestpeer"
+        for impl in rail mpich ompi; do [ -f "$work/$impl.np$NP.$b" ] || : >"$work/$impl.np$NP.$b"; done
+        awk '
+            FILENAME ~ /\/rail\./ { r[$1] = $2; sz[$1] = 1 }
+            FILENAME ~ /\/mpich\./ { m[$1] = $2; sz[$1] = 1 }
+            FILENAME ~ /\/ompi\./ { o[$1] = $2; sz[$1] = 1 }
+            END {
+                n = 0; for (s in sz) keys[++n] = s + 0
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (keys[j] < keys[i]) { t = keys[i]; keys[i] = keys[j]; keys[j] = t }
+                for (i = 1; i <= n; i++) {
+                    s = keys[i]; best = ""
+                    if (s in m) best = m[s]
+                    if (s in o && (best == "" || o[s] < best)) best = o[s]
+                    ratio = "-"
+                    if ((s in r) && best != "" && best > 0) ratio = sprintf("%.2f", r[s] / best)
+                    printf "%-10s %12s %12s %12s %14s\n", s, (s in r) ? r[s] : "-", (s in m) ? m[s] : "-", (s in o) ? o[s] : "-", ratio
+                }
+            }' "$work/rail.np$NP.$b" "$work/mpich.np$NP.$b" "$work/ompi.np$NP.$b"
     done
 done

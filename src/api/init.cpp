@@ -90,6 +90,7 @@ int initialize(const char* call, int required, int* provided) {
   in->progress = std::make_unique<progress::Engine>(*in->mcm, in->settings);
   in->p2p = std::make_unique<p2p::Engine>(*in->mcm, in->settings.header_cache);
   in->p2p->set_peer_failed_hook(&on_peer_failed, nullptr);
+  in->coll = std::make_unique<coll::Engine>(*in->p2p, *in->progress);
   in->processor_name = in->mcm->host();
   make_communicators(*in);
   if (in->settings.verbose > 0) {

@@ -11,12 +11,14 @@
 
 #include "api/bsend_buffer.hpp"
 #include "base/settings.hpp"
+#include "coll/schedule.hpp"
 #include "core/attributes.hpp"
 #include "core/comm_table.hpp"
 #include "core/communicator.hpp"
 #include "core/context_ids.hpp"
 #include "core/group.hpp"
 #include "core/info.hpp"
+#include "core/reduce_op.hpp"
 #include "core/request_table.hpp"
 #include "mcm/multi_method.hpp"
 #include "p2p/engine.hpp"
@@ -31,6 +33,8 @@ struct Instance {
   std::unique_ptr<mcm::MultiMethod> mcm;
   std::unique_ptr<progress::Engine> progress;
   std::unique_ptr<p2p::Engine> p2p;
+  std::unique_ptr<coll::Engine> coll;  // collective schedules in flight
+  core::OpTable ops;                   // user reduction operations
   core::RequestTable requests;
   core::Communicator world;
   core::Communicator self;

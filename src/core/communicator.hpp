@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct Communicator {
   int errhandler = 0;
   std::string name;
   std::shared_ptr<const Topology> topo;  // null: no topology
+  // Collective calls made so far on this communicator: each one's tag on the collective context.
+  mutable std::uint32_t coll_seq = 0;
 
   int size() const { return static_cast<int>(job_ranks.size()); }
   bool is_inter() const { return !remote_job_ranks.empty(); }

@@ -19,26 +19,40 @@ class Engine {
   Engine(mcm::MultiMethod& mcm, const base::Settings& settings)
       : mcm_(mcm), spin_(settings.spin_count), yield_(settings.yield_count) {}
 
-  // One pass over every device. Returns the number of events.
-  int poll() { return mcm_.poll(); }
+  // One pass over every device, then the upper layers' deferred work (collective schedules whose
+  // round finished). Returns the number of events.
+  int poll() {
+    int n = mcm_.poll();
+    if (hook_armed_ && *hook_armed_) n += hook_(hook_ctx_);
+    return n;
+  }
+
+  // Work an upper layer defers out of device callbacks: run after a device pass while *armed is
+  // true (a plain flag test on the hot path; no call when there is nothing to do). The hook
+  // returns how many events it handled.
+  void set_hook(int (*hook)(void* ctx), void* ctx, const bool* armed) {
+    hook_ = hook;
+    hook_ctx_ = ctx;
+    hook_armed_ = hook ? armed : nullptr;
+  }
 
   // Polls until done() holds.
   template <class Done>
   void wait_until(Done&& done) {
     if (done()) return;
     for (unsigned i = 0; i < spin_; ++i) {
-      if (mcm_.poll() > 0 && done()) return;
+      if (poll() > 0 && done()) return;
     }
     if (done()) return;
     for (unsigned i = 0; i < yield_; ++i) {
       sched_yield();
-      if (mcm_.poll() > 0 && done()) return;
+      if (poll() > 0 && done()) return;
       if (done()) return;
     }
     auto slice = std::chrono::microseconds(50);
     while (!done()) {
       mcm_.wait(slice);
-      if (mcm_.poll() > 0) {
+      if (poll() > 0) {
         slice = std::chrono::microseconds(50);
       } else if (slice < std::chrono::microseconds(2000)) {
         slice *= 2;
@@ -50,6 +64,9 @@ class Engine {
   mcm::MultiMethod& mcm_;
   unsigned spin_;
   unsigned yield_;
+  int (*hook_)(void*) = nullptr;
+  void* hook_ctx_ = nullptr;
+  const bool* hook_armed_ = nullptr;
 };
 
 }  // namespace railmpi::progress
