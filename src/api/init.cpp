@@ -1,4 +1,5 @@
 // Start-up and shut-down: MPI_Init, MPI_Finalize and the environment queries.
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,6 +61,15 @@ void make_communicators(Instance& in) {
   if (const char* wd = std::getenv("PWD")) env.set("wdir", wd);
 }
 
+// More ranks on this node than cores it may use: a waiting rank should give its core to the rank
+// it waits for almost at once, so spinning is cut short (unless the user set the spin count).
+void tune_for_oversubscription(Instance& in) {
+  cpu_set_t cpus;
+  const int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  const auto local_ranks = static_cast<int>(in.mcm->node_ranks().size());
+  if (local_ranks > cores && !base::Settings::is_set("RAILMPI_SPIN_COUNT")) in.settings.spin_count = 50;
+}
+
 int initialize(const char* call, int required, int* provided) {
   LibraryState& state = library_state();
   if (state.phase != Phase::before_init) {
@@ -87,6 +97,7 @@ int initialize(const char* call, int required, int* provided) {
     cards[0] = in->mcm->business_card();
   }
   in->mcm->connect(cards, {.ctx = &in->pmi, .barrier = &pmi_barrier});
+  tune_for_oversubscription(*in);
   in->progress = std::make_unique<progress::Engine>(*in->mcm, in->settings);
   in->p2p = std::make_unique<p2p::Engine>(*in->mcm, in->settings.header_cache);
   in->p2p->set_peer_failed_hook(&on_peer_failed, nullptr);

@@ -22,7 +22,8 @@ constexpr std::array kSpecs{
                 "IPv4 address the tcp device listens on and advertises (empty: the host's first address)."},
     SettingSpec{"RAILMPI_HEADER_CACHE", "1",
                 "Send a repeated envelope (communicator, source, tag) to a peer with a 4-byte header (0 = always full)."},
-    SettingSpec{"RAILMPI_SPIN_COUNT", "2000", "Progress polls a waiting rank spins before it starts yielding."},
+    SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
+                "Progress polls a waiting rank spins before it starts yielding (50 when a node has more ranks than cores, unless set)."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel."},
     SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr."},
 };
@@ -90,6 +91,8 @@ Settings Settings::from_environment() {
   s.verbose = static_cast<int>(read_size("RAILMPI_VERBOSE"));
   return s;
 }
+
+bool Settings::is_set(std::string_view name) { return std::getenv(std::string(name).c_str()) != nullptr; }
 
 std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_DEVICES") return devices;

@@ -35,6 +35,8 @@ struct Settings {
 
   // Reads the environment; a malformed value is reported and its default used.
   static Settings from_environment();
+  // True when the environment sets `name` (the user chose; automatic tuning leaves it alone).
+  static bool is_set(std::string_view name);
   // Value in force for `name`, as text (for the info tool).
   std::string value_text(std::string_view name) const;
 };
