@@ -1,0 +1,191 @@
+// What every collective entry point shares: the call record, argument checks for collectives,
+// staging of non-contiguous datatypes through scratch memory, and running a schedule blocking or
+// attached to a request. Used by collectives.cpp and neighbor.cpp.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "api/checks.hpp"
+#include "coll/collectives.hpp"
+
+namespace railmpi::api::collective {
+
+
+using Bytes = std::vector<std::size_t>;
+
+struct Call {
+  const char* name;
+  MPI_Comm comm;
+  core::Communicator* c = nullptr;
+};
+
+inline int begin(Call& k) {
+  require_running(k.name);
+  return check_comm(k.name, k.comm, k.c);
+}
+
+inline int check_root(const Call& k, int root) {
+  const core::Communicator& c = *k.c;
+  if (c.is_inter()) {
+    if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c.remote_size())) return MPI_SUCCESS;
+    return raise_error(c.handle, MPI_ERR_ROOT, k.name,
+                       "root=%d is neither MPI_ROOT, MPI_PROC_NULL nor a rank of the remote group of size %d", root,
+                       c.remote_size());
+  }
+  if (root < 0 || root >= c.size())
+    return raise_error(c.handle, MPI_ERR_ROOT, k.name, "root=%d is not a rank of a communicator of size %d", root,
+                       c.size());
+  return MPI_SUCCESS;
+}
+
+// A datatype usable by the collectives: valid and committed. Sets `ti`. Reductions also need it
+// contiguous (`need_contiguous`).
+inline int check_dtype(const Call& k, MPI_Datatype type, core::TypeInfo& ti, const char* what = "datatype",
+                bool need_contiguous = false) {
+  ti = core::type_info(type);
+  if (!ti.valid || type == MPI_DATATYPE_NULL)
+    return raise_error(k.comm, MPI_ERR_TYPE, k.name, "%s=0x%x is not a valid datatype", what,
+                       static_cast<unsigned>(type));
+  if (need_contiguous && !ti.contiguous)
+    return raise_error(k.comm, MPI_ERR_TYPE, k.name,
+                       "%s=0x%x: reductions on non-contiguous datatypes are not supported", what,
+                       static_cast<unsigned>(type));
+  return MPI_SUCCESS;
+}
+
+inline int check_cnt(const Call& k, int count, const char* what) { return check_count(k.name, k.comm, count, what); }
+
+inline int check_buf(const Call& k, const void* buf, std::size_t bytes, const char* what) {
+  if (!buf && bytes > 0) return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "%s is NULL with data to transfer", what);
+  return MPI_SUCCESS;
+}
+
+inline int no_in_place(const Call& k, const void* buf, const char* what) {
+  if (buf == MPI_IN_PLACE)
+    return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is not allowed as %s here", what);
+  return MPI_SUCCESS;
+}
+
+inline std::byte* at(const void* buf, const core::TypeInfo& ti) {
+  return static_cast<std::byte*>(const_cast<void*>(buf)) + ti.true_lb;
+}
+
+enum class Dir { in, out, inout };
+
+// Contiguous views of the user buffers of one schedule: the buffer itself for contiguous
+// datatypes, else scratch memory packed now (in) and/or unpacked when the schedule ends (out).
+class Staging {
+ public:
+  explicit Staging(coll::Schedule& s) : s_(s) {}
+
+  // `count` elements of `type` at buf.
+  std::byte* region(const void* buf, std::size_t count, MPI_Datatype type, const core::TypeInfo& ti, Dir dir) {
+    if (ti.contiguous || !buf) return buf ? at(buf, ti) : nullptr;
+    Bytes bytes{count * ti.size}, offs{0};
+    return blocks(buf, bytes, offs, &type, &ti, false, dir);
+  }
+
+  // Blocks of bytes[i] bytes at byte offsets offs[i] (typed layout, without true_lb) from buf,
+  // of types[i] (or types[0] for all when !per_block). Returns the base pointer and rewrites offs
+  // so that block i is at base + offs[i].
+  std::byte* blocks(const void* buf, const Bytes& bytes, Bytes& offs, const MPI_Datatype* types,
+                    const core::TypeInfo* infos, bool per_block, Dir dir) {
+    auto* b = static_cast<std::byte*>(const_cast<void*>(buf));
+    const std::size_t n = bytes.size();
+    bool contiguous = true;
+    for (std::size_t i = 0; i < (per_block ? n : std::min<std::size_t>(n, 1)); ++i)
+      contiguous = contiguous && infos[i].contiguous;
+    if (contiguous || !buf) {
+      for (std::size_t i = 0; i < n; ++i) offs[i] += std::size_t(infos[per_block ? i : 0].true_lb);
+      return b;
+    }
+    Bytes packed(n);
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      packed[i] = total;
+      total += bytes[i];
+    }
+    std::byte* t = s_.scratch(total);
+    for (std::size_t i = 0; i < n; ++i) {
+      const core::TypeInfo& ti = infos[per_block ? i : 0];
+      const MPI_Datatype type = types[per_block ? i : 0];
+      const std::size_t count = ti.size ? bytes[i] / ti.size : 0;
+      std::byte* typed = b + offs[i];
+      std::byte* flat = t + packed[i];
+      const std::size_t len = bytes[i];
+      if (dir != Dir::out && count) core::pack(typed, count, type, flat);
+      if (dir != Dir::in && count) finals_.push_back([=] { core::unpack(flat, len, count, type, typed); });
+    }
+    offs = packed;
+    return t;
+  }
+
+  // Unpacks the outputs after the collective's last round.
+  void finish() {
+    for (auto& f : finals_) s_.local(std::move(f));
+    finals_.clear();
+  }
+
+ private:
+  coll::Schedule& s_;
+  std::vector<std::function<void()>> finals_;
+};
+
+// Reducer for (op, type); MPI_ERR_OP when the op is invalid or not defined on the type.
+inline int get_reducer(const char* name, MPI_Comm comm, MPI_Op op, MPI_Datatype type, const core::TypeInfo& ti,
+                coll::Reducer& r) {
+  r = coll::Reducer{};
+  r.datatype = type;
+  r.elem = ti.size;
+  if (const core::OpTable::Entry* u = instance().ops.find(op)) {
+    r.user = u->fn;
+    r.commutative = u->commutative;
+    return MPI_SUCCESS;
+  }
+  if (!core::is_predefined_op(op) || core::is_accumulate_only_op(op))
+    return raise_error(comm, MPI_ERR_OP, name, "op=0x%x is not a valid reduction operation",
+                       static_cast<unsigned>(op));
+  r.fn = core::find_reduce(op, type);
+  if (!r.fn)
+    return raise_error(comm, MPI_ERR_OP, name, "op=0x%x is not defined for datatype=0x%x", static_cast<unsigned>(op),
+                       static_cast<unsigned>(type));
+  return MPI_SUCCESS;
+}
+
+inline int check_request(const Call& k, MPI_Request* req, bool nonblocking) {
+  if (nonblocking && !req) return raise_error(k.comm, MPI_ERR_ARG, k.name, "request is NULL");
+  return MPI_SUCCESS;
+}
+
+// Runs the schedule (blocking: req == nullptr) or attaches it to a new request.
+inline int launch(const Call& k, std::unique_ptr<coll::Schedule> s, MPI_Request* req) {
+  Instance& in = instance();
+  if (!req) {
+    if (in.coll->run(std::move(s)))
+      return raise_error(k.comm, MPI_ERR_TRUNCATE, k.name,
+                         "a message of this collective was longer than the receiving rank expected "
+                         "(counts or datatypes differ across ranks)");
+    return MPI_SUCCESS;
+  }
+  core::RequestSlot* slot = in.requests.allocate();
+  slot->op = core::RequestOp::coll;
+  slot->comm = k.c->handle;
+  slot->p2p.kind = p2p::RequestKind::other;
+  *req = slot->handle;
+  coll::Schedule* raw = s.get();
+  s->on_done = [slot, raw] {
+    if (raw->truncated()) slot->error = MPI_ERR_TRUNCATE;
+    slot->p2p.complete = true;
+    if (slot->p2p.on_complete) slot->p2p.on_complete(slot->p2p);
+  };
+  in.coll->start(std::move(s));
+  return MPI_SUCCESS;
+}
+
+inline std::unique_ptr<coll::Schedule> schedule(const Call& k) { return instance().coll->create(*k.c); }
+
+}  // namespace railmpi::api::collective
