@@ -64,6 +64,28 @@ inline int check_buf(const Call& k, const void* buf, std::size_t bytes, const ch
   return MPI_SUCCESS;
 }
 
+// Per-rank blocks of a collective buffer: the v-forms' counts[i] elements at displs[i] extents, or
+// (counts == nullptr) `count` elements at i*count extents. Fills byte sizes and typed byte offsets
+// of n blocks; checks the arrays, every count and the buffer.
+inline int block_layout(const Call& k, const void* buf, const int* counts, const int* displs, int count, int n,
+                        const core::TypeInfo& ti, const char* what, Bytes& bytes, Bytes& offs) {
+  const bool v = counts != nullptr || displs != nullptr;
+  if (v && (!counts || !displs)) return raise_error(k.comm, MPI_ERR_ARG, k.name, "%s counts or displs is NULL", what);
+  if (!v)
+    if (int e = check_count(k.name, k.comm, count, what)) return e;
+  bytes.resize(static_cast<std::size_t>(n));
+  offs.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const int cnt = v ? counts[i] : count;
+    if (int e = check_count(k.name, k.comm, cnt, what)) return e;
+    bytes[std::size_t(i)] = ti.size * std::size_t(cnt);
+    offs[std::size_t(i)] = std::size_t((v ? std::ptrdiff_t(displs[i]) : std::ptrdiff_t(i) * count) * ti.extent);
+    if (!buf && bytes[std::size_t(i)] > 0)
+      return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "%s buffer is NULL with data to transfer", what);
+  }
+  return MPI_SUCCESS;
+}
+
 inline int no_in_place(const Call& k, const void* buf, const char* what) {
   if (buf == MPI_IN_PLACE)
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is not allowed as %s here", what);

@@ -84,18 +84,7 @@ int gather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   Bytes rbytes, roffs;
   if (ro.root_side) {
     if (int e = check_dtype(k, recvtype, rt, "recvtype")) return e;
-    if (v && (!recvcounts || !displs)) return raise_error(k.comm, MPI_ERR_ARG, k.name, "recvcounts or displs is NULL");
-    if (!v)
-      if (int e = check_cnt(k, recvcount, "recvcount")) return e;
-    rbytes.resize(static_cast<std::size_t>(n));
-    roffs.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) {
-      const int cnt = v ? recvcounts[i] : recvcount;
-      if (int e = check_cnt(k, cnt, "recvcounts[i]")) return e;
-      rbytes[std::size_t(i)] = rt.size * std::size_t(cnt);
-      roffs[std::size_t(i)] = std::size_t((v ? std::ptrdiff_t(displs[i]) : std::ptrdiff_t(i) * recvcount) * rt.extent);
-      if (int e = check_buf(k, recvbuf, rbytes[std::size_t(i)], "recvbuf")) return e;
-    }
+    if (int e = block_layout(k, recvbuf, recvcounts, displs, recvcount, n, rt, "recv", rbytes, roffs)) return e;
     if (!c.is_inter()) {
       if (in_place) sbytes = rbytes[std::size_t(c.rank)];
       else if (sbytes != rbytes[std::size_t(c.rank)])
@@ -146,18 +135,7 @@ int scatter(Call k, const void* sendbuf, const int* sendcounts, const int* displ
   Bytes sbytes, soffs;
   if (ro.root_side) {
     if (int e = check_dtype(k, sendtype, st, "sendtype")) return e;
-    if (v && (!sendcounts || !displs)) return raise_error(k.comm, MPI_ERR_ARG, k.name, "sendcounts or displs is NULL");
-    if (!v)
-      if (int e = check_cnt(k, sendcount, "sendcount")) return e;
-    sbytes.resize(static_cast<std::size_t>(n));
-    soffs.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) {
-      const int cnt = v ? sendcounts[i] : sendcount;
-      if (int e = check_cnt(k, cnt, "sendcounts[i]")) return e;
-      sbytes[std::size_t(i)] = st.size * std::size_t(cnt);
-      soffs[std::size_t(i)] = std::size_t((v ? std::ptrdiff_t(displs[i]) : std::ptrdiff_t(i) * sendcount) * st.extent);
-      if (int e = check_buf(k, sendbuf, sbytes[std::size_t(i)], "sendbuf")) return e;
-    }
+    if (int e = block_layout(k, sendbuf, sendcounts, displs, sendcount, n, st, "send", sbytes, soffs)) return e;
     if (!c.is_inter()) {
       if (in_place) rbytes = sbytes[std::size_t(c.rank)];
       else if (rbytes < sbytes[std::size_t(c.rank)])
@@ -192,18 +170,9 @@ int allgather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is not allowed on an intercommunicator");
   core::TypeInfo st{}, rt{};
   if (int e = check_dtype(k, recvtype, rt, "recvtype")) return e;
-  if (v && (!recvcounts || !displs)) return raise_error(k.comm, MPI_ERR_ARG, k.name, "recvcounts or displs is NULL");
-  if (!v)
-      if (int e = check_cnt(k, recvcount, "recvcount")) return e;
   const int n = c.remote_size();
-  Bytes rbytes(static_cast<std::size_t>(n)), roffs(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    const int cnt = v ? recvcounts[i] : recvcount;
-    if (int e = check_cnt(k, cnt, "recvcounts[i]")) return e;
-    rbytes[std::size_t(i)] = rt.size * std::size_t(cnt);
-    roffs[std::size_t(i)] = std::size_t((v ? std::ptrdiff_t(displs[i]) : std::ptrdiff_t(i) * recvcount) * rt.extent);
-    if (int e = check_buf(k, recvbuf, rbytes[std::size_t(i)], "recvbuf")) return e;
-  }
+  Bytes rbytes, roffs;
+  if (int e = block_layout(k, recvbuf, recvcounts, displs, recvcount, n, rt, "recv", rbytes, roffs)) return e;
   std::size_t sbytes = in_place ? rbytes[std::size_t(c.rank)] : 0;
   if (!in_place) {
     if (int e = check_cnt(k, sendcount, "sendcount")) return e;

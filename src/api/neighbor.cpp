@@ -61,22 +61,15 @@ int uniform(const Call& k, Side& side, const void* buf, int count, MPI_Datatype 
 
 // Vector blocks: counts[i] elements of `type` at displs[i] elements.
 int varying(const Call& k, Side& side, const void* buf, const int* counts, const int* displs, MPI_Datatype type,
-           std::size_t n, const char* what) {
-  if (int e = check_counts(k, counts, n, what)) return e;
+            std::size_t n, const char* what) {
+  if (n && !counts) return raise_error(k.comm, MPI_ERR_ARG, k.name, "%s is NULL", what);
   if (n && !displs) return raise_error(k.comm, MPI_ERR_ARG, k.name, "displacements of %s are NULL", what);
   side.types = {type};
   side.infos.resize(1);
   if (int e = check_dtype(k, type, side.infos[0])) return e;
   side.buf = buf;
-  side.bytes.resize(n);
-  side.offsets.resize(n);
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    side.bytes[i] = std::size_t(counts[i]) * side.infos[0].size;
-    side.offsets[i] = std::size_t(std::ptrdiff_t(displs[i]) * side.infos[0].extent);
-    total += side.bytes[i];
-  }
-  return check_buf(k, buf, total, what);
+  return block_layout(k, buf, n ? counts : nullptr, n ? displs : nullptr, 0, static_cast<int>(n), side.infos[0], what,
+                      side.bytes, side.offsets);
 }
 
 // alltoallw blocks: counts[i] elements of types[i] at byte displacement displs[i].
