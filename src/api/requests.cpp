@@ -15,25 +15,34 @@ void release_when_complete(p2p::Request& r) {
   instance().requests.release(s);
 }
 
+// A persistent request as MPI_Send_init / MPI_Recv_init leave it: inactive (complete), holding the
+// arguments MPI_Start uses.
+core::RequestSlot* inactive_persistent(core::RequestOp op, const void* buf, int count, MPI_Datatype type,
+                                       const core::TypeInfo& t, int rank, int tag, MPI_Comm comm) {
+  core::RequestSlot* s = instance().requests.allocate();
+  s->persistent = true;
+  s->op = op;
+  s->comm = comm;
+  hold_type(*s, type, t);
+  s->type_size = t.size;
+  s->buf = buf;
+  s->count = count;
+  s->rank = rank;
+  s->tag = tag;
+  s->p2p.complete = true;
+  return s;
+}
+
 int persistent_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm, p2p::SendMode mode, bool buffered, MPI_Request* request) {
   core::Communicator* c;
   core::TypeInfo t;
   if (int e = check_send(call, buf, count, type, dest, tag, comm, c, t)) return e;
   if (!request) return raise_error(comm, MPI_ERR_ARG, call, "request is NULL");
-  core::RequestSlot* s = instance().requests.allocate();
-  s->persistent = true;
-  s->op = dest == MPI_PROC_NULL ? core::RequestOp::proc_null : core::RequestOp::send;
-  s->comm = comm;
-  hold_type(*s, type, t);
-  s->type_size = t.size;
-  s->buf = buf;
-  s->count = count;
-  s->rank = dest;
-  s->tag = tag;
+  core::RequestSlot* s = inactive_persistent(dest == MPI_PROC_NULL ? core::RequestOp::proc_null : core::RequestOp::send,
+                                              buf, count, type, t, dest, tag, comm);
   s->mode = mode;
   s->buffered = buffered;
-  s->p2p.complete = true;
   *request = s->handle;
   return MPI_SUCCESS;
 }
@@ -106,17 +115,8 @@ int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag,
   core::TypeInfo t;
   if (int e = check_recv("MPI_Recv_init", buf, count, type, source, tag, comm, c, t)) return e;
   if (!request) return raise_error(comm, MPI_ERR_ARG, "MPI_Recv_init", "request is NULL");
-  core::RequestSlot* s = instance().requests.allocate();
-  s->persistent = true;
-  s->op = source == MPI_PROC_NULL ? core::RequestOp::proc_null : core::RequestOp::recv;
-  s->comm = comm;
-  hold_type(*s, type, t);
-  s->type_size = t.size;
-  s->buf = buf;
-  s->count = count;
-  s->rank = source;
-  s->tag = tag;
-  s->p2p.complete = true;
+  core::RequestSlot* s = inactive_persistent(
+      source == MPI_PROC_NULL ? core::RequestOp::proc_null : core::RequestOp::recv, buf, count, type, t, source, tag, comm);
   *request = s->handle;
   return MPI_SUCCESS;
 }
