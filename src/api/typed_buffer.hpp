@@ -1,6 +1,7 @@
 // Typed user buffers on the point-to-point paths. Contiguous types go to the engine as they are
-// (buffer + true_lb); other types are packed into a staging buffer before a send, and received
-// into one that is unpacked when the receive completes.
+// (buffer + true_lb). Receives into other types hand the engine the type's layout, so the bytes
+// land in the user's buffer directly (zero copy); sends of other types are packed into a staging
+// buffer.
 #pragma once
 
 #include <algorithm>
@@ -36,30 +37,25 @@ inline SendView send_view(const void* buf, int count, MPI_Datatype type, const c
   return v;
 }
 
-// What a receive gives the engine.
+// What a receive gives the engine: a contiguous buffer, or the layout of a non-contiguous one.
 struct RecvView {
   void* ptr = nullptr;
   std::size_t capacity = 0;
-  std::unique_ptr<std::byte[]> staging;
+  base::Layout layout;
+  bool scattered = false;
+  const base::Layout* target() const { return scattered ? &layout : nullptr; }
 };
 
-inline RecvView recv_view(void* buf, int count, const core::TypeInfo& t) {
+inline RecvView recv_view(void* buf, int count, MPI_Datatype type, const core::TypeInfo& t) {
   RecvView v;
   v.capacity = t.size * std::size_t(count);
   if (t.contiguous) [[likely]] {
     v.ptr = t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
     return v;
   }
-  v.staging.reset(new std::byte[std::max<std::size_t>(v.capacity, 1)]);
-  v.ptr = v.staging.get();
+  v.scattered = core::layout_of(buf, std::size_t(count), type, v.layout);
+  v.ptr = buf;
   return v;
-}
-
-// A blocking receive finished: unpack what arrived (at most the capacity).
-inline void finish_recv_view(RecvView& v, const p2p::Request& r, void* buf, int count, MPI_Datatype type) {
-  if (!v.staging) return;
-  if (!r.cancelled) core::unpack(v.staging.get(), std::min(r.status_bytes, v.capacity), std::size_t(count), type, buf);
-  v.staging.reset();
 }
 
 // ---- non-blocking requests ------------------------------------------------------------------------
@@ -68,9 +64,6 @@ inline void finish_recv_view(RecvView& v, const p2p::Request& r, void* buf, int 
 // reference of a non-persistent request. Runs once per completion.
 inline void finish_staging(core::RequestSlot& s) {
   if (s.staging) {
-    if (s.op == core::RequestOp::recv && !s.p2p.cancelled)
-      core::unpack(s.staging, std::min(s.p2p.status_bytes, s.staging_bytes), std::size_t(s.staging_count),
-                   s.datatype, s.user_buf);
     delete[] s.staging;
     s.staging = nullptr;
   }
@@ -101,20 +94,21 @@ inline void hold_type(core::RequestSlot& s, MPI_Datatype type, const core::TypeI
   }
 }
 
-// Prepares a slot's receive into (buf, count, type): returns the engine's buffer and capacity.
+// Prepares a slot's receive into (buf, count, type): returns the engine's buffer and capacity;
+// a non-contiguous type's layout is kept in the slot (slot_layout()) and its type held.
 inline void* slot_recv_buffer(core::RequestSlot& s, void* buf, int count, MPI_Datatype type, const core::TypeInfo& t,
                               std::size_t& capacity) {
   capacity = t.size * std::size_t(count);
+  s.scattered = false;
   if (t.contiguous) [[likely]]
     return t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
   hold_type(s, type, t);
-  s.staging = new std::byte[std::max<std::size_t>(capacity, 1)];
-  s.staging_bytes = capacity;
-  s.staging_count = count;
-  s.user_buf = buf;
-  s.p2p.on_complete = &staging_complete;
-  return s.staging;
+  s.scattered = core::layout_of(buf, std::size_t(count), type, s.layout);
+  s.p2p.on_complete = &staging_complete;  // drops the type reference at completion
+  return buf;
 }
+
+inline const base::Layout* slot_layout(const core::RequestSlot& s) { return s.scattered ? &s.layout : nullptr; }
 
 // Prepares a slot's send of (buf, count, type): packs non-contiguous data into the slot's staging.
 inline const void* slot_send_buffer(core::RequestSlot& s, const void* buf, int count, MPI_Datatype type,

@@ -27,6 +27,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/layout.hpp"
+
 namespace railmpi::device {
 
 inline constexpr std::size_t kMaxHeader = 64;
@@ -115,6 +117,11 @@ class Device {
   // Single copy: reads dst.size() bytes at `remote_addr` in peer's address space. Only when
   // figures().single_copy. Returns false on failure (the caller falls back to a copy protocol).
   virtual bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
+    return false;
+  }
+  // The same into a non-contiguous destination: the first `bytes` bytes of the layout `dst`.
+  virtual bool read_remote_scattered(int peer, std::uint64_t remote_addr, const base::Layout& dst,
+                                     std::size_t bytes) {
     return false;
   }
 

@@ -17,6 +17,7 @@ void reset(Request& r, RequestKind kind, Marker marker) {
   r.cancelled = false;
   r.truncated = false;
   r.marker = marker;
+  r.layout = nullptr;
   r.waiting = 0;
   r.op_busy = false;
   r.cts_arrived = false;
@@ -173,8 +174,10 @@ void Engine::send_control(int peer, FrameKind kind, std::uint64_t req, std::uint
 
 // ---- receiving ----
 
-void Engine::irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker) {
+void Engine::irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker,
+                   const base::Layout* layout) {
   reset(r, RequestKind::recv, marker);
+  r.layout = layout;
   r.context = context;
   r.source = source;
   r.tag = tag;
@@ -212,8 +215,9 @@ Unexpected* Engine::mprobe(int context, int source, int tag, ProbeResult& out) {
   return u;
 }
 
-void Engine::mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity) {
+void Engine::mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity, const base::Layout* layout) {
   reset(r, RequestKind::recv, Marker::blocking);
+  r.layout = layout;
   r.context = message->context;
   r.source = message->source;
   r.tag = message->tag;
@@ -228,7 +232,7 @@ void Engine::deliver_unexpected(Request& r, Unexpected* u) {
   r.peer = u->peer;
   if (u->kind == FrameKind::eager) {
     const std::size_t n = std::min(u->size, r.bytes);
-    if (n) std::memcpy(r.buf, u->data, n);
+    place(r, 0, {u->data, n});
     r.truncated = u->size > r.bytes;
     r.total = u->size;
     r.status_bytes = n;
@@ -251,7 +255,9 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
   const std::size_t n = std::min(size, r.bytes);
   r.truncated = size > r.bytes;
   r.status_bytes = n;
-  if (mcm_.figures(peer).single_copy && mcm_.read_remote(peer, sender_addr, {r.buf, n})) {
+  if (mcm_.figures(peer).single_copy &&
+      (r.layout ? mcm_.read_remote_scattered(peer, sender_addr, *r.layout, n)
+                : mcm_.read_remote(peer, sender_addr, {r.buf, n}))) {
     send_control(peer, FrameKind::fin, sender_req, 0);
     complete(r);
     return;
@@ -300,7 +306,7 @@ void Engine::handle_eager(int peer, const WireHeader& h, std::span<const std::by
     r->status_tag = h.tag;
     r->peer = peer;
     const std::size_t n = std::min(payload.size(), r->bytes);
-    if (n) std::memcpy(r->buf, payload.data(), n);
+    place(*r, 0, payload.first(n));
     r->truncated = payload.size() > r->bytes;
     r->total = payload.size();
     r->status_bytes = n;
@@ -361,9 +367,17 @@ void Engine::handle_cts(const WireHeader& h) {
 void Engine::handle_data(const WireHeader& h, std::span<const std::byte> payload) {
   Request& r = request_at(h.req);
   const std::size_t off = h.aux;
-  if (off < r.bytes) std::memcpy(r.buf + off, payload.data(), std::min(payload.size(), r.bytes - off));
+  if (off < r.bytes) place(r, off, payload.first(std::min(payload.size(), r.bytes - off)));
   r.offset += payload.size();
   if (r.offset >= r.total) complete(r);
+}
+
+void Engine::place(Request& r, std::size_t at, std::span<const std::byte> bytes) {
+  if (bytes.empty()) return;
+  if (r.layout) [[unlikely]]
+    base::scatter(*r.layout, at, bytes);
+  else
+    std::memcpy(r.buf + at, bytes.data(), bytes.size());
 }
 
 void Engine::on_peer_failed(void* ctx, int peer, std::string_view why) {

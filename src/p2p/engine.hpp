@@ -46,8 +46,11 @@ class Engine {
   void isend(Request& r, const void* buf, std::size_t bytes, int peer, int context, int source, int tag,
              SendMode mode, Marker marker);
 
-  // Posts a receive for (context, source rank in comm or kAnySource, tag or kAnyTag).
-  void irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker);
+  // Posts a receive for (context, source rank in comm or kAnySource, tag or kAnyTag). With a
+  // `layout` (non-contiguous destination, alive until completion) the bytes land in it directly
+  // and `buf` is unused.
+  void irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker,
+             const base::Layout* layout = nullptr);
 
   // Removes a posted, unmatched receive. Returns false if it already matched.
   bool cancel_recv(Request& r);
@@ -57,11 +60,14 @@ class Engine {
   // As probe, but takes the message out of the queue so only mrecv() can receive it.
   Unexpected* mprobe(int context, int source, int tag, ProbeResult& out);
   // Receives a message taken by mprobe().
-  void mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity);
+  void mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity,
+             const base::Layout* layout = nullptr);
 
   std::size_t unexpected_count() const { return unexpected_.size(); }
 
  private:
+  // Copies received bytes to offset `at` of the receive's destination (buffer or layout).
+  static void place(Request& r, std::size_t at, std::span<const std::byte> bytes);
   static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload);
   static void on_peer_failed(void* ctx, int peer, std::string_view why);
   static void on_send_op_done(device::SendOp& op);

@@ -53,6 +53,11 @@ class SelfDevice final : public Device {
     return true;
   }
 
+  bool read_remote_scattered(int, std::uint64_t remote_addr, const base::Layout& dst, std::size_t bytes) override {
+    base::scatter(dst, 0, {reinterpret_cast<const std::byte*>(remote_addr), bytes});
+    return true;
+  }
+
   bool idle() const override { return head_ == nullptr; }
   void shutdown() override {}
 

@@ -331,11 +331,15 @@ void ShmDevice::wait(std::chrono::microseconds timeout) {
   store32(c->sleeping, 0, std::memory_order_relaxed);
 }
 
-bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
-  if (!single_copy_) return false;
+int ShmDevice::single_copy_pid(int peer) const {
+  if (!single_copy_) return -1;
   const int idx = (peer >= 0 && peer < job_size_) ? index_of_rank_[std::size_t(peer)] : -1;
-  if (idx < 0) return false;
-  const pid_t pid = peers_[std::size_t(idx)].pid;
+  return idx < 0 ? -1 : peers_[std::size_t(idx)].pid;
+}
+
+bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
+  const pid_t pid = single_copy_pid(peer);
+  if (pid < 0) return false;
   std::size_t done = 0;
   while (done < dst.size()) {
     iovec local{dst.data() + done, dst.size() - done};
@@ -344,6 +348,37 @@ bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// One process_vm_readv per batch of destination runs: the kernel scatters the contiguous remote
+// bytes into the runs, so a non-contiguous receive costs one copy, like a contiguous one.
+bool ShmDevice::read_remote_scattered(int peer, std::uint64_t remote_addr, const base::Layout& dst,
+                                      std::size_t bytes) {
+  const pid_t pid = single_copy_pid(peer);
+  if (pid < 0) return false;
+  constexpr int kRunsPerCall = 256;
+  iovec local[kRunsPerCall];
+  base::LayoutCursor cursor(dst, 0);
+  std::size_t done = 0;
+  while (done < bytes) {
+    int n = 0;
+    std::size_t batch = 0;
+    while (n < kRunsPerCall && done + batch < bytes) {
+      const auto run = cursor.next(bytes - done - batch);
+      if (run.empty()) break;
+      local[n++] = iovec{run.data(), run.size()};
+      batch += run.size();
+    }
+    if (batch == 0) return false;  // the layout is shorter than `bytes`
+    // A partial read (rare) restarts from the first byte it did not deliver.
+    iovec remote{reinterpret_cast<void*>(remote_addr + done), batch};
+    ssize_t got = ::process_vm_readv(pid, local, static_cast<unsigned long>(n), &remote, 1, 0);
+    if (got < 0 && errno == EINTR) got = 0;
+    else if (got <= 0) return false;
+    done += static_cast<std::size_t>(got);
+    if (static_cast<std::size_t>(got) != batch) cursor = base::LayoutCursor(dst, done);
   }
   return true;
 }
