@@ -19,7 +19,8 @@ int blocking_send(const char* call, const void* buf, int count, MPI_Datatype typ
   Instance& in = instance();
   const SendView v = send_view(buf, count, type, t);
   p2p::Request r;
-  in.p2p->isend(r, v.ptr, v.bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::blocking);
+  in.p2p->isend(r, v.ptr, v.bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::blocking,
+                v.source());
   in.progress->wait_until([&] { return r.complete; });
   return MPI_SUCCESS;
 }
@@ -44,7 +45,8 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
   s->op = core::RequestOp::send;
   std::size_t bytes;
   const void* data = slot_send_buffer(*s, buf, count, type, t, bytes);
-  in.p2p->isend(s->p2p, data, bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::nonblocking);
+  in.p2p->isend(s->p2p, data, bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::nonblocking,
+                slot_layout(*s));
   return MPI_SUCCESS;
 }
 
@@ -143,7 +145,7 @@ int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
   if (dest != MPI_PROC_NULL) {
     sv = send_view(sendbuf, sendcount, sendtype, st);
     in.p2p->isend(sr, sv.ptr, sv.bytes, c->job_rank(dest), c->context, c->rank, sendtag, p2p::SendMode::standard,
-                  p2p::Marker::blocking);
+                  p2p::Marker::blocking, sv.source());
   }
   in.progress->wait_until([&] { return rr.complete && sr.complete; });
   if (source == MPI_PROC_NULL) {

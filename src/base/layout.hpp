@@ -29,7 +29,25 @@ struct Layout {
   std::size_t bytes_per_copy = 0;  // sum of length * count over blocks
 
   std::size_t bytes() const { return bytes_per_copy * repeat; }
+  // Mean bytes of one contiguous run (adjacent runs are not merged, so this is a lower bound).
+  std::size_t mean_run() const {
+    std::size_t runs = 0;
+    for (const Strided& b : blocks) runs += b.length ? b.count : 0;
+    return runs ? bytes_per_copy / runs : 0;
+  }
 };
+
+// A contiguous run of n bytes as a layout (its one block lives in `block`).
+inline Layout contiguous_layout(std::byte* p, std::size_t n, Strided& block) {
+  block = Strided{0, n, 1, 0};
+  Layout l;
+  l.base = p;
+  l.blocks = {&block, 1};
+  l.repeat = 1;
+  l.extent = static_cast<std::ptrdiff_t>(n);
+  l.bytes_per_copy = n;
+  return l;
+}
 
 // Walks a layout's bytes in order as contiguous runs, starting at any byte position.
 class LayoutCursor {

@@ -119,9 +119,10 @@ class Device {
   virtual bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
     return false;
   }
-  // The same into a non-contiguous destination: the first `bytes` bytes of the layout `dst`.
-  virtual bool read_remote_scattered(int peer, std::uint64_t remote_addr, const base::Layout& dst,
-                                     std::size_t bytes) {
+  // The general form: copies the first `bytes` bytes of the layout `remote` (addresses in the
+  // peer's address space) into the layout `local` (addresses here). Either may be non-contiguous.
+  virtual bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
+                                  std::size_t bytes) {
     return false;
   }
 

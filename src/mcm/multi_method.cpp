@@ -129,12 +129,12 @@ bool MultiMethod::read_remote(int peer, std::uint64_t remote_addr, std::span<std
   return false;
 }
 
-bool MultiMethod::read_remote_scattered(int peer, std::uint64_t remote_addr, const base::Layout& dst,
-                                        std::size_t bytes) {
+bool MultiMethod::read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
+                                     std::size_t bytes) {
   switch (routes_[peer]) {
-    case Route::self: return self_.read_remote_scattered(peer, remote_addr, dst, bytes);
-    case Route::shm: return shm_->read_remote_scattered(peer, remote_addr, dst, bytes);
-    case Route::tcp: return tcp_->read_remote_scattered(peer, remote_addr, dst, bytes);
+    case Route::self: return self_.read_remote_layout(peer, remote, local, bytes);
+    case Route::shm: return shm_->read_remote_layout(peer, remote, local, bytes);
+    case Route::tcp: return tcp_->read_remote_layout(peer, remote, local, bytes);
   }
   return false;
 }

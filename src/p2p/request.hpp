@@ -37,7 +37,9 @@ struct Request {
   int peer = -1;   // job-wide rank of the other side (receive: known once matched)
   std::byte* buf = nullptr;
   std::size_t bytes = 0;  // send: message size; recv: capacity
-  const base::Layout* layout = nullptr;  // recv: non-contiguous destination (then buf is unused)
+  // Non-contiguous user buffer (then buf is unused): recv destination / send source.
+  const base::Layout* layout = nullptr;
+  std::byte* packed = nullptr;  // send: engine-owned copy of a layout's bytes, or its rts description
 
   // Status once complete.
   int status_source = 0;

@@ -1,7 +1,8 @@
-/* noncontig_recv: receives straight into non-contiguous datatypes (no staging copy inside the
- * library, so every protocol path scatters into the user's buffer itself): a column block of a
- * matrix (vector), an indexed type with uneven blocks, a struct with gaps, a resized type repeated
- * with a negative-stride hvector inside. Sizes cover eager, single-copy rendezvous and packet rendezvous; blocking, non-blocking,
+/* noncontig_recv: sends from and receives into non-contiguous datatypes (the library moves them
+ * without staging copies where it can: receives scatter into the user's buffer, a single-copy
+ * receiver reads the sender's runs): a column block of a matrix (vector), an indexed type with
+ * uneven blocks, a struct with gaps, a resized type repeated with a negative-stride hvector inside,
+ * an indexed type with 100 blocks (more than a rendezvous request describes). Sizes cover eager, single-copy rendezvous and packet rendezvous; blocking, non-blocking,
  * persistent, mprobe/mrecv, sendrecv, partial receives (message shorter than the buffer), and
  * bytes outside the type's blocks must stay untouched. Pairs 0<->1, 2<->3, ... */
 #include "mpitest.h"
@@ -113,7 +114,7 @@ int main(int argc, char **argv) {
     const int partner = mt_partner();
     if (partner != mt_rank) {
         /* A column block: 64 ints of each of ROWS rows of a ROWS x 8192 int matrix. */
-        case_t cases[4];
+        case_t cases[6];
         MPI_Datatype column;
         MPI_OK(MPI_Type_vector(16, 64, 8192, MPI_INT, &column));
         MPI_OK(MPI_Type_commit(&column));
@@ -135,9 +136,25 @@ int main(int argc, char **argv) {
         MPI_OK(MPI_Type_create_resized(back, 0, 112, &backr));
         MPI_OK(MPI_Type_commit(&backr));
         cases[3] = (case_t){"resized hvector stride -24", backr, 72};
+        /* More blocks than a rendezvous request describes: the sender packs them. */
+        int mbl[100], mdisp[100];
+        for (int i = 0, at = 0; i < 100; i++) {
+            mbl[i] = 1 + i % 3;
+            mdisp[i] = at;
+            at += mbl[i] + 1 + i % 2;
+        }
+        MPI_Datatype many;
+        MPI_OK(MPI_Type_indexed(100, mbl, mdisp, MPI_INT, &many));
+        MPI_OK(MPI_Type_commit(&many));
+        cases[4] = (case_t){"indexed 100 blocks", many, 0};
+        /* Page-sized runs: single copy goes straight between the two non-contiguous buffers. */
+        MPI_Datatype wide;
+        MPI_OK(MPI_Type_vector(3, 2048, 3000, MPI_INT, &wide));
+        MPI_OK(MPI_Type_commit(&wide));
+        cases[5] = (case_t){"vector 3x2048 ints stride 3000", wide, 0};
         const long sizes[] = {1, 3, 64, 1000, 20000};
         int seed = 1;
-        for (int c = 0; c < 4; c++) {
+        for (int c = 0; c < 6; c++) {
             for (int s = 0; s < 5; s++) {
                 MPI_Aint lb, ext;
                 MPI_OK(MPI_Type_get_extent(cases[c].type, &lb, &ext));
@@ -151,6 +168,8 @@ int main(int argc, char **argv) {
         MPI_OK(MPI_Type_free(&st));
         MPI_OK(MPI_Type_free(&back));
         MPI_OK(MPI_Type_free(&backr));
+        MPI_OK(MPI_Type_free(&many));
+        MPI_OK(MPI_Type_free(&wide));
     }
     return mt_finish();
 }

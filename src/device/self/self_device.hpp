@@ -53,8 +53,15 @@ class SelfDevice final : public Device {
     return true;
   }
 
-  bool read_remote_scattered(int, std::uint64_t remote_addr, const base::Layout& dst, std::size_t bytes) override {
-    base::scatter(dst, 0, {reinterpret_cast<const std::byte*>(remote_addr), bytes});
+  bool read_remote_layout(int, const base::Layout& remote, const base::Layout& local, std::size_t bytes) override {
+    base::LayoutCursor from(remote, 0);
+    std::size_t done = 0;
+    while (done < bytes) {
+      const auto run = from.next(bytes - done);
+      if (run.empty()) return false;
+      base::scatter(local, done, run);
+      done += run.size();
+    }
     return true;
   }
 

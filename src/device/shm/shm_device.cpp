@@ -352,33 +352,44 @@ bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::
   return true;
 }
 
-// One process_vm_readv per batch of destination runs: the kernel scatters the contiguous remote
-// bytes into the runs, so a non-contiguous receive costs one copy, like a contiguous one.
-bool ShmDevice::read_remote_scattered(int peer, std::uint64_t remote_addr, const base::Layout& dst,
-                                      std::size_t bytes) {
+namespace {
+
+// Up to `max_runs` runs of `layout` from byte `at`, at most `limit` bytes in all. Returns the bytes.
+std::size_t collect_runs(const base::Layout& layout, std::size_t at, std::size_t limit, iovec* iov, int max_runs,
+                         int& runs) {
+  base::LayoutCursor cursor(layout, at);
+  std::size_t total = 0;
+  runs = 0;
+  while (runs < max_runs && total < limit) {
+    const auto run = cursor.next(limit - total);
+    if (run.empty()) break;
+    iov[runs++] = iovec{run.data(), run.size()};
+    total += run.size();
+  }
+  return total;
+}
+
+}  // namespace
+
+// One process_vm_readv per batch of runs on both sides: the kernel walks the two lists itself, so
+// a non-contiguous message costs one copy, like a contiguous one (no pack, no unpack).
+bool ShmDevice::read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
+                                   std::size_t bytes) {
   const pid_t pid = single_copy_pid(peer);
   if (pid < 0) return false;
-  constexpr int kRunsPerCall = 256;
-  iovec local[kRunsPerCall];
-  base::LayoutCursor cursor(dst, 0);
+  constexpr int kRunsPerCall = 128;
+  iovec local_iov[kRunsPerCall], remote_iov[kRunsPerCall];
   std::size_t done = 0;
   while (done < bytes) {
-    int n = 0;
-    std::size_t batch = 0;
-    while (n < kRunsPerCall && done + batch < bytes) {
-      const auto run = cursor.next(bytes - done - batch);
-      if (run.empty()) break;
-      local[n++] = iovec{run.data(), run.size()};
-      batch += run.size();
-    }
-    if (batch == 0) return false;  // the layout is shorter than `bytes`
-    // A partial read (rare) restarts from the first byte it did not deliver.
-    iovec remote{reinterpret_cast<void*>(remote_addr + done), batch};
-    ssize_t got = ::process_vm_readv(pid, local, static_cast<unsigned long>(n), &remote, 1, 0);
-    if (got < 0 && errno == EINTR) got = 0;
-    else if (got <= 0) return false;
-    done += static_cast<std::size_t>(got);
-    if (static_cast<std::size_t>(got) != batch) cursor = base::LayoutCursor(dst, done);
+    int nl = 0, nr = 0;
+    const std::size_t want = collect_runs(local, done, bytes - done, local_iov, kRunsPerCall, nl);
+    const std::size_t have = collect_runs(remote, done, want, remote_iov, kRunsPerCall, nr);
+    if (want == 0 || have == 0) return false;  // a layout is shorter than `bytes`
+    const ssize_t got = ::process_vm_readv(pid, local_iov, static_cast<unsigned long>(nl), remote_iov,
+                                           static_cast<unsigned long>(nr), 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    done += static_cast<std::size_t>(got);  // a partial read restarts from the first byte not copied
   }
   return true;
 }

@@ -53,8 +53,8 @@ class ShmDevice final : public Device {
   int poll() override;
   void wait(std::chrono::microseconds timeout) override;
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) override;
-  bool read_remote_scattered(int peer, std::uint64_t remote_addr, const base::Layout& dst,
-                             std::size_t bytes) override;
+  bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
+                          std::size_t bytes) override;
   bool idle() const override { return queued_ == 0; }
   void shutdown() override;
 
