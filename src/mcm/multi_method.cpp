@@ -129,6 +129,16 @@ bool MultiMethod::read_remote(int peer, std::uint64_t remote_addr, std::span<std
   return false;
 }
 
+bool MultiMethod::read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
+                                     std::size_t bytes) {
+  switch (routes_[peer]) {
+    case Route::self: return self_.read_remote_layout(peer, remote, local, bytes);
+    case Route::shm: return shm_->read_remote_layout(peer, remote, local, bytes);
+    case Route::tcp: return tcp_->read_remote_layout(peer, remote, local, bytes);
+  }
+  return false;
+}
+
 const char* MultiMethod::route_name(Route r) {
   switch (r) {
     case Route::self: return "self";

@@ -56,6 +56,7 @@ class MultiMethod {
 
   const device::Figures& figures(int peer) const { return figures_[static_cast<int>(routes_[peer])]; }
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst);
+  bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local, std::size_t bytes);
 
   Route route(int peer) const { return routes_[peer]; }
   int job_size() const { return size_; }
