@@ -1,5 +1,6 @@
 #include "mcm/multi_method.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <map>
@@ -30,16 +31,31 @@ std::map<std::string, std::string> parse_card(const std::string& card) {
   return out;
 }
 
-std::string hostname() {
+// The host name a user reads (MPI_Get_processor_name): the launcher's (RAILMPI_NODE), else
+// the system's.
+std::string host_name(const base::Settings& settings) {
+  if (!settings.node.empty()) return settings.node;
   char buf[256] = {};
   ::gethostname(buf, sizeof buf - 1);
   return buf;
 }
 
+// The node as ranks compare it to decide who shares memory: the launcher's host name, else the
+// system's plus the network namespace, so that ranks in different namespaces of one machine
+// (test hosts, or under another launcher) never take each other for node mates.
+std::string node_identity(const base::Settings& settings) {
+  std::string node = host_name(settings);
+  struct stat ns {};
+  if (settings.node.empty() && ::stat("/proc/self/ns/net", &ns) == 0)
+    node += "/" + std::to_string(ns.st_ino);
+  return node;
+}
+
 }  // namespace
 
 MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const base::Settings& settings)
-    : me_(my_rank), size_(job_size), host_(hostname()), routes_(job_size, Route::tcp), self_(my_rank) {
+    : me_(my_rank), size_(job_size), host_(host_name(settings)), node_(node_identity(settings)),
+      routes_(job_size, Route::tcp), self_(my_rank) {
   const bool want_shm = listed(settings.devices, "shm");
   const bool want_tcp = listed(settings.devices, "tcp");
   if (!want_shm && !want_tcp)
@@ -54,7 +70,7 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
 MultiMethod::~MultiMethod() = default;
 
 std::string MultiMethod::business_card() {
-  std::string card = "host=" + host_ + ";pid=" + std::to_string(::getpid());
+  std::string card = "host=" + node_ + ";pid=" + std::to_string(::getpid());
   if (shm_) card += ";shm=" + shm_->local_address();
   if (tcp_) card += ";tcp=" + tcp_->local_address();
   return card;
@@ -70,7 +86,7 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
   node_ranks_.clear();
   for (int r = 0; r < size_; ++r) {
     auto card = parse_card(cards[r]);
-    const bool same_host = card["host"] == host_;
+    const bool same_host = card["host"] == node_;
     if (same_host) node_ranks_.push_back(r);
     if (r == me_) {
       routes_[r] = Route::self;

@@ -62,6 +62,7 @@ class MultiMethod {
   static const char* route_name(Route r);
   // Ranks that share this rank's node (including itself), in rank order.
   const std::vector<int>& node_ranks() const { return node_ranks_; }
+  // This rank's host name: RAILMPI_NODE (set by mpiexec), else the system's host name.
   const std::string& host() const { return host_; }
 
   bool idle() const;
@@ -71,6 +72,7 @@ class MultiMethod {
   int me_;
   int size_;
   std::string host_;
+  std::string node_;  // the card's "host": equal for ranks that may share memory
   std::vector<Route> routes_;
   std::vector<int> node_ranks_;
   device::Figures figures_[3];
