@@ -23,7 +23,7 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_HEADER_CACHE", "1",
                 "Send a repeated envelope (communicator, source, tag) to a peer with a 4-byte header (0 = always full)."},
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
-                "Progress polls a waiting rank spins before it starts yielding (50 when a node has more ranks than cores, unless set)."},
+                "Progress polls a waiting rank spins before it starts yielding (50 when a machine has more ranks than cores, test hosts included, unless set)."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel."},
     SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr."},
     SettingSpec{"RAILMPI_NODE", "",

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -51,10 +52,23 @@ std::string node_identity(const base::Settings& settings) {
   return node;
 }
 
+// The machine (kernel) this rank runs on, the same in every namespace of it: ranks of several
+// test hosts on one machine share its cores.
+std::string machine_identity() {
+  char buf[64] = {};
+  if (std::FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    if (std::fgets(buf, sizeof buf, f) == nullptr) buf[0] = '\0';
+    std::fclose(f);
+  }
+  std::string id = buf;
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  return id;
+}
+
 }  // namespace
 
 MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const base::Settings& settings)
-    : me_(my_rank), size_(job_size), host_(host_name(settings)), node_(node_identity(settings)),
+    : me_(my_rank), size_(job_size), host_(host_name(settings)), node_(node_identity(settings)), machine_(machine_identity()),
       routes_(job_size, Route::tcp), self_(my_rank) {
   const bool want_shm = listed(settings.devices, "shm");
   const bool want_tcp = listed(settings.devices, "tcp");
@@ -71,6 +85,7 @@ MultiMethod::~MultiMethod() = default;
 
 std::string MultiMethod::business_card() {
   std::string card = "host=" + node_ + ";pid=" + std::to_string(::getpid());
+  if (!machine_.empty()) card += ";machine=" + machine_;
   if (shm_) card += ";shm=" + shm_->local_address();
   if (tcp_) card += ";tcp=" + tcp_->local_address();
   return card;
@@ -84,8 +99,10 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
 
   std::vector<device::PeerAddress> shm_peers, tcp_peers;
   node_ranks_.clear();
+  machine_ranks_ = 0;
   for (int r = 0; r < size_; ++r) {
     auto card = parse_card(cards[r]);
+    if (r == me_ || (!machine_.empty() && card["machine"] == machine_)) ++machine_ranks_;
     const bool same_host = card["host"] == node_;
     if (same_host) node_ranks_.push_back(r);
     if (r == me_) {
