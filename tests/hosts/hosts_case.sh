@@ -6,6 +6,8 @@
 # ../launcher/run_case.sh, and removes the hosts again, also when the case fails or is
 # interrupted. With LAUNCHER ssh, mpiexec itself runs on host 0 and starts every rank through
 # FAKE_SSH (which closes inherited descriptors, so PMI goes over TCP).
+# With BUSY_RAIL=r in the environment, the case also checks afterwards that host 0 sent more
+# than 1 MB on rail r and less than that on every other rail (which rail tcp chose).
 # EXPECTED_RC "sigterm": instead, ../launcher/signal_case.sh runs the program (a launcher_prog)
 # through this mpiexec on the hosts, sends SIGTERM to mpiexec and checks no rank survives.
 # Exit 77 (ctest: skipped) with "SKIP: ..." when network namespaces cannot be made here.
@@ -49,6 +51,14 @@ if [ "$rc" = sigterm ]; then
   exit $?
 fi
 
+check_busy_rail() {  # exit status of the case in $1
+  [ -n "${BUSY_RAIL:-}" ] || return "$1"
+  "$testhosts" stat "$prefix" | awk -v h="${prefix}h0" -v busy="rail$BUSY_RAIL" -v rc="$1" '
+    $1 == h && $2 == busy { seen = 1; if ($3 < 1000000) { print "FAIL: " h " sent " $3 " bytes on " $2; bad = 1 } }
+    $1 == h && $2 != busy && $3 >= 1000000 { print "FAIL: " h " sent " $3 " bytes on " $2 " (expected " busy ")"; bad = 1 }
+    END { if (!seen) { print "FAIL: no " busy " on " h; bad = 1 } exit (bad ? 1 : rc) }'
+}
+
 case $launcher in
   ssh) sh "$here/../launcher/run_case.sh" "$rc" "$err_re" "$out_re" -- \
          "$testhosts" exec "$prefix" 0 "$mpiexec" --launcher ssh --launcher-exec "$fake_ssh" \
@@ -56,3 +66,4 @@ case $launcher in
   *) sh "$here/../launcher/run_case.sh" "$rc" "$err_re" "$out_re" -- \
        "$mpiexec" --launcher "$launcher" -hosts "$hosts" "$@" ;;
 esac
+check_busy_rail $?
