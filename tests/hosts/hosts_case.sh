@@ -5,7 +5,9 @@
 # on them with -hosts PREFIXh0,... and --launcher LAUNCHER, checks the result with
 # ../launcher/run_case.sh, and removes the hosts again, also when the case fails or is
 # interrupted. With LAUNCHER ssh, mpiexec itself runs on host 0 and starts every rank through
-# FAKE_SSH (which closes inherited descriptors, so PMI goes over TCP).
+# FAKE_SSH (which closes inherited descriptors, so PMI goes over TCP). With LAUNCHER hydra,
+# MPIEXEC is MPICH's mpiexec.hydra, run on host 0 with the same agent (its proxies connect back
+# over rail0); ranks then get no RAILMPI_NODE and tell hosts apart by network namespace.
 # With BUSY_RAIL=r in the environment, the case also checks afterwards that host 0 sent more
 # than 1 MB on rail r and less than that on every other rail (which rail tcp chose).
 # EXPECTED_RC "sigterm": instead, ../launcher/signal_case.sh runs the program (a launcher_prog)
@@ -60,6 +62,9 @@ check_busy_rail() {  # exit status of the case in $1
 }
 
 case $launcher in
+  hydra) sh "$here/../launcher/run_case.sh" "$rc" "$err_re" "$out_re" -- \
+           "$testhosts" exec "$prefix" 0 "$mpiexec" -iface rail0 -launcher ssh \
+           -launcher-exec "$fake_ssh" -hosts "$hosts" "$@" ;;
   ssh) sh "$here/../launcher/run_case.sh" "$rc" "$err_re" "$out_re" -- \
          "$testhosts" exec "$prefix" 0 "$mpiexec" --launcher ssh --launcher-exec "$fake_ssh" \
          -hosts "$hosts" "$@" ;;
