@@ -39,6 +39,11 @@ std::string format_seconds(double s) {
   return text;
 }
 
+std::string current_directory() {
+  char cwd[4096];
+  return ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : "/";
+}
+
 int abort_exit_code(int code) {
   int status = code & 0xff;
   return (status == 0 && code != 0) ? 1 : status;
@@ -93,10 +98,9 @@ int Job::run() {
     say("cannot run '" + opts_.command[0] + "': " + why);
     return 127;
   }
-  if (path.front() != '/' && opts_.launcher != LauncherKind::fork) {
-    char cwd[4096];
-    if (::getcwd(cwd, sizeof cwd) != nullptr) path = std::string(cwd) + "/" + path;
-  }
+  // netns and ssh start the program through another command: it must not depend on a PATH.
+  if (path.front() != '/' && opts_.launcher != LauncherKind::fork)
+    path = current_directory() + "/" + path;
   if (!prepare_launcher()) return 127;
   if (opts_.timeout_seconds > 0)
     timeout_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -142,8 +146,7 @@ void Job::launch(const std::string& path) {
   std::vector<int> host_size(std::max<std::size_t>(opts_.hosts.size(), 1), 0);
   for (const auto& rp : ranks_) ++host_size[std::size_t(rp->host)];
   std::vector<int> host_next(host_size.size(), 0);
-  char cwd[4096] = "/";
-  if (::getcwd(cwd, sizeof cwd) == nullptr) cwd[0] = '/', cwd[1] = '\0';
+  const std::string cwd = current_directory();
   char own_host[256] = {};
   ::gethostname(own_host, sizeof own_host - 1);
   for (auto& rank_ptr : ranks_) {
