@@ -16,7 +16,7 @@ done
 host=$1
 shift
 [ -e "/run/netns/$host" ] || { echo "fake_ssh: $host: no such host" >&2; exit 255; }
-for fd in /proc/$$/fd/*; do
+for fd in "/proc/$$/fd"/*; do
   fd=${fd##*/}
   # 255 is bash's own script descriptor (close-on-exec).
   if [ "$fd" -gt 2 ] && [ "$fd" != 255 ]; then eval "exec $fd>&-"; fi
