@@ -68,8 +68,13 @@ std::string machine_identity() {
 }  // namespace
 
 MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const base::Settings& settings)
-    : me_(my_rank), size_(job_size), host_(host_name(settings)), node_(node_identity(settings)), machine_(machine_identity()),
-      routes_(job_size, Route::tcp), self_(my_rank) {
+    : me_(my_rank),
+      size_(job_size),
+      host_(host_name(settings)),
+      node_(node_identity(settings)),
+      machine_(machine_identity()),
+      routes_(job_size, Route::tcp),
+      self_(my_rank) {
   const bool want_shm = listed(settings.devices, "shm");
   const bool want_tcp = listed(settings.devices, "tcp");
   if (!want_shm && !want_tcp)
