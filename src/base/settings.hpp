@@ -32,6 +32,8 @@ struct Settings {
   unsigned spin_count;          // RAILMPI_SPIN_COUNT: polls before yielding
   unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping
   int verbose;                  // RAILMPI_VERBOSE
+  std::string node;             // RAILMPI_NODE: host name given by the launcher ("" = derive)
+  std::string pmi_address;      // RAILMPI_PMI_ADDRESS: mpiexec's PMI address for remote ranks
 
   // Reads the environment; a malformed value is reported and its default used.
   static Settings from_environment();

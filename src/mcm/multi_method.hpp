@@ -63,6 +63,10 @@ class MultiMethod {
   static const char* route_name(Route r);
   // Ranks that share this rank's node (including itself), in rank order.
   const std::vector<int>& node_ranks() const { return node_ranks_; }
+  // Ranks on this machine (one kernel), whatever their nodes: several test hosts (network
+  // namespaces) of one machine share its cores.
+  int machine_ranks() const { return machine_ranks_; }
+  // This rank's host name: RAILMPI_NODE (set by mpiexec), else the system's host name.
   const std::string& host() const { return host_; }
 
   bool idle() const;
@@ -72,6 +76,9 @@ class MultiMethod {
   int me_;
   int size_;
   std::string host_;
+  std::string node_;     // the card's "host": equal for ranks that may share memory
+  std::string machine_;  // the card's "machine": the kernel's boot id
+  int machine_ranks_ = 1;
   std::vector<Route> routes_;
   std::vector<int> node_ranks_;
   device::Figures figures_[3];
