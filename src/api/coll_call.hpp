@@ -46,7 +46,7 @@ inline int check_root(const Call& k, int root) {
 // contiguous (`need_contiguous`).
 inline int check_dtype(const Call& k, MPI_Datatype type, core::TypeInfo& ti, const char* what = "datatype",
                 bool need_contiguous = false) {
-  ti = core::type_info(type);
+  ti = type_info(type);
   if (!ti.valid || type == MPI_DATATYPE_NULL)
     return raise_error(k.comm, MPI_ERR_TYPE, k.name, "%s=0x%x is not a valid datatype", what,
                        static_cast<unsigned>(type));
@@ -139,8 +139,8 @@ class Staging {
       std::byte* typed = b + offs[i];
       std::byte* flat = t + packed[i];
       const std::size_t len = bytes[i];
-      if (dir != Dir::out && count) core::pack(typed, count, type, flat);
-      if (dir != Dir::in && count) finals_.push_back([=] { core::unpack(flat, len, count, type, typed); });
+      if (dir != Dir::out && count) core::pack(instance().types, typed, count, type, flat);
+      if (dir != Dir::in && count) finals_.push_back([=] { core::unpack(instance().types, flat, len, count, type, typed); });
     }
     offs = packed;
     return t;

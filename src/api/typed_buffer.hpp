@@ -31,7 +31,7 @@ inline SendView send_view(const void* buf, int count, MPI_Datatype type, const c
     return v;
   }
   v.staging.reset(new std::byte[std::max<std::size_t>(v.bytes, 1)]);
-  core::pack(buf, std::size_t(count), type, v.staging.get());
+  core::pack(instance().types, buf, std::size_t(count), type, v.staging.get());
   v.ptr = v.staging.get();
   return v;
 }
@@ -58,7 +58,7 @@ inline RecvView recv_view(void* buf, int count, const core::TypeInfo& t) {
 // A blocking receive finished: unpack what arrived (at most the capacity).
 inline void finish_recv_view(RecvView& v, const p2p::Request& r, void* buf, int count, MPI_Datatype type) {
   if (!v.staging) return;
-  if (!r.cancelled) core::unpack(v.staging.get(), std::min(r.status_bytes, v.capacity), std::size_t(count), type, buf);
+  if (!r.cancelled) core::unpack(instance().types, v.staging.get(), std::min(r.status_bytes, v.capacity), std::size_t(count), type, buf);
   v.staging.reset();
 }
 
@@ -69,14 +69,14 @@ inline void finish_recv_view(RecvView& v, const p2p::Request& r, void* buf, int 
 inline void finish_staging(core::RequestSlot& s) {
   if (s.staging) {
     if (s.op == core::RequestOp::recv && !s.p2p.cancelled)
-      core::unpack(s.staging, std::min(s.p2p.status_bytes, s.staging_bytes), std::size_t(s.staging_count),
+      core::unpack(instance().types, s.staging, std::min(s.p2p.status_bytes, s.staging_bytes), std::size_t(s.staging_count),
                    s.datatype, s.user_buf);
     delete[] s.staging;
     s.staging = nullptr;
   }
   if (s.holds_type && !s.persistent) {
     s.holds_type = false;
-    core::dtype::release(s.datatype);
+    core::dtype::release(instance().types, s.datatype);
   }
 }
 
@@ -85,7 +85,7 @@ inline void drop_slot_resources(core::RequestSlot& s) {
   finish_staging(s);
   if (s.holds_type) {
     s.holds_type = false;
-    core::dtype::release(s.datatype);
+    core::dtype::release(instance().types, s.datatype);
   }
 }
 
@@ -96,7 +96,7 @@ inline void staging_complete(p2p::Request& r) { finish_staging(*static_cast<core
 inline void hold_type(core::RequestSlot& s, MPI_Datatype type, const core::TypeInfo& t) {
   s.datatype = type;
   if (t.derived && !s.holds_type) {
-    core::dtype::retain(type);
+    core::dtype::retain(instance().types, type);
     s.holds_type = true;
   }
 }
@@ -125,7 +125,7 @@ inline const void* slot_send_buffer(core::RequestSlot& s, const void* buf, int c
   s.staging = new std::byte[std::max<std::size_t>(bytes, 1)];
   s.staging_bytes = bytes;
   s.staging_count = count;
-  core::pack(buf, std::size_t(count), type, s.staging);
+  core::pack(instance().types, buf, std::size_t(count), type, s.staging);
   s.p2p.on_complete = &staging_complete;
   return s.staging;
 }
