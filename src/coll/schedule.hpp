@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/communicator.hpp"
+#include "core/datatype.hpp"
 #include "core/reduce_op.hpp"
 #include "p2p/engine.hpp"
 #include "progress/engine.hpp"
@@ -28,14 +29,22 @@
 namespace railmpi::coll {
 
 // How to combine two vectors: a predefined function or a user function (MPI_Op_create).
+// Schedules hold reduction operands packed (`elem` data bytes per element). A user function on a
+// non-contiguous datatype (`types` set) gets them laid out with its datatype instead: the
+// operands are unpacked into typed scratch memory, combined, and the result packed back.
 struct Reducer {
   core::ReduceFn fn = nullptr;
   core::UserFn user = nullptr;
   int datatype = 0;
   std::size_t elem = 0;  // bytes per element
   bool commutative = true;
+  const core::dtype::TypeTable* types = nullptr;  // set: `datatype` is non-contiguous
+  std::ptrdiff_t extent = 0, true_lb = 0, true_extent = 0;
   // inout = in (op) inout, element-wise, `count` elements.
   void operator()(const void* in, void* inout, std::size_t count) const;
+
+ private:
+  void typed(const std::byte* in, std::byte* inout, std::size_t count) const;
 };
 
 class Engine;
