@@ -1,4 +1,5 @@
-// Communicator construction and destruction: dup (+ with_info, idup), split, split_type, create,
+// Communicator construction and destruction: dup (+ with_info, idup: non-blocking, see
+// api/context_agreement.hpp), split, split_type, create,
 // create_group, free, compare, test_inter, remote_size, set_name. Context ids: core/context_ids.hpp.
 #include <algorithm>
 #include <climits>
@@ -6,51 +7,19 @@
 
 #include "api/checks.hpp"
 #include "api/comm_ops.hpp"
+#include "api/context_agreement.hpp"
 
 using namespace railmpi;
 using namespace railmpi::api;
 
-namespace railmpi::api {
-
-// Combined free mask of both groups of intercommunicator `c` (every member gets the same), with
-// one int from each group's leader exchanged (`mine` from this group's leader, the other group's
-// comes back in `remote`).
-void agree_over_inter(const core::Communicator& c, std::uint64_t* mask, int mine, int& remote) {
-  Instance& in = instance();
-  const Wire lw = local_wire(c, kTagInterLocal);
-  std::memcpy(mask, in.context_ids.mask(), sizeof(std::uint64_t) * core::ContextIds::kWords);
-  wire_allreduce_and(lw, mask, core::ContextIds::kWords);
-  constexpr std::size_t kBytes = sizeof(std::uint64_t) * core::ContextIds::kWords;
-  std::vector<std::byte> out(kBytes + sizeof(int)), back(kBytes + sizeof(int));
-  if (c.rank == 0) {
-    std::memcpy(out.data(), mask, kBytes);
-    std::memcpy(out.data() + kBytes, &mine, sizeof(int));
-    exchange_with(c, c.coll_context(), kTagInterLeaders, 0, out.data(), out.size(), back.data(), back.size());
-    std::uint64_t theirs[core::ContextIds::kWords];
-    std::memcpy(theirs, back.data(), kBytes);
-    for (int i = 0; i < core::ContextIds::kWords; ++i) mask[i] &= theirs[i];
-    std::memcpy(back.data(), mask, kBytes);
-  }
-  wire_bcast(lw, back.data(), back.size(), 0);
-  std::memcpy(mask, back.data(), kBytes);
-  std::memcpy(&remote, back.data() + kBytes, sizeof(int));
-}
-
-}  // namespace railmpi::api
 
 namespace {
 
+// Context of a communicator whose agreement is still running (MPI_Comm_idup): no slot.
+constexpr int kNoContext = -2;
+
 int no_context(const char* call, MPI_Comm comm) {
   return raise_error(comm, MPI_ERR_OTHER, call, "no context id is free on every member (too many communicators)");
-}
-
-// Leaders swap `mine` for the remote group's `theirs` over intercommunicator `c`; every process
-// of the local group gets `theirs` (at most `theirs_bytes`).
-void swap_with_remote_group(const core::Communicator& c, const void* mine, std::size_t mine_bytes, void* theirs,
-                            std::size_t theirs_bytes) {
-  if (c.rank == 0)
-    exchange_with(c, c.coll_context(), kTagInterLeaders, 0, mine, mine_bytes, theirs, theirs_bytes);
-  wire_bcast(local_wire(c, kTagInterLocal), theirs, theirs_bytes, 0);
 }
 
 // The intercommunicator between `local` (ranks of c's local group) and `remote` (ranks of c's
@@ -59,25 +28,21 @@ void swap_with_remote_group(const core::Communicator& c, const void* mine, std::
 // it: the context ids are agreed over both groups.
 int make_inter(const char* call, core::Communicator* c, const std::vector<int>& local,
                const std::vector<int>& remote, MPI_Comm* newcomm) {
-  Instance& in = instance();
-  std::uint64_t mask[core::ContextIds::kWords];
-  int ignored = 0;
-  agree_over_inter(*c, mask, 0, ignored);
-  const int a = core::ContextIds::lowest(mask), b = core::ContextIds::lowest(mask, 1);
-  if (a < 0 || b < 0) return no_context(call, c->handle);
-  const bool member = std::find(local.begin(), local.end(), c->rank) != local.end();
-  if (!member || remote.empty()) {
+  const bool member = std::find(local.begin(), local.end(), c->rank) != local.end() && !remote.empty();
+  int slots[2];
+  const unsigned key = static_cast<unsigned>(c->coll_context()) * 31u + static_cast<unsigned>(kTagInterLeaders);
+  const AndAll over_both = [c](std::uint64_t* words, std::size_t n) { and_over_inter(*c, words, n); };
+  if (!agree_slots(over_both, 2, member, key, slots)) return no_context(call, c->handle);
+  if (!member) {
     *newcomm = MPI_COMM_NULL;
     return MPI_SUCCESS;
   }
-  in.context_ids.take(a);
-  in.context_ids.take(b);
   std::vector<int> job(local.size()), remote_job(remote.size());
   for (std::size_t i = 0; i < local.size(); ++i) job[i] = c->job_ranks[static_cast<std::size_t>(local[i])];
   for (std::size_t i = 0; i < remote.size(); ++i)
     remote_job[i] = c->remote_job_ranks[static_cast<std::size_t>(remote[i])];
-  core::Communicator* n = new_comm(core::ContextIds::context_of(a), std::move(job), c->errhandler);
-  n->local_context = core::ContextIds::context_of(b);
+  core::Communicator* n = new_comm(core::ContextIds::context_of(slots[0]), std::move(job), c->errhandler);
+  n->local_context = core::ContextIds::context_of(slots[1]);
   n->remote_job_ranks = std::move(remote_job);
   *newcomm = n->handle;
   return MPI_SUCCESS;
@@ -199,17 +164,28 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
-  require_running("MPI_Comm_idup");
+  const char* call = "MPI_Comm_idup";
+  require_running(call);
+  Instance& in = instance();
   core::Communicator* c;
-  if (int e = check_comm("MPI_Comm_idup", comm, c)) return e;
-  if (!newcomm || !request) return raise_error(comm, MPI_ERR_ARG, "MPI_Comm_idup", "newcomm or request is NULL");
-  // Completes at once: the returned request is already complete.
-  if (int e = dup_comm("MPI_Comm_idup", c, newcomm)) return e;
-  core::RequestSlot* s = instance().requests.allocate();
-  s->op = core::RequestOp::none;
+  if (int e = check_comm(call, comm, c)) return e;
+  if (!newcomm || !request) return raise_error(comm, MPI_ERR_ARG, call, "newcomm or request is NULL");
+  // The new communicator exists at once (handle, groups, topology, attributes); it gets its
+  // context(s) when the agreement completes the request, and is not to be used before.
+  core::Communicator* n = new_comm(kNoContext, c->job_ranks, c->errhandler);
+  n->remote_job_ranks = c->remote_job_ranks;
+  n->topo = c->topo;
+  if (int e = in.attributes.copy_all(c->handle, n->handle)) {
+    destroy_comm(n);
+    return raise_error(comm, e, call, "an attribute copy callback returned %d", e);
+  }
+  core::RequestSlot* s = in.requests.allocate();
+  s->op = core::RequestOp::coll;
   s->comm = comm;
-  s->p2p.complete = true;
+  s->p2p.kind = p2p::RequestKind::other;
+  *newcomm = n->handle;
   *request = s->handle;
+  start_idup(*c, *n, s);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup

@@ -58,10 +58,14 @@ void Reducer::typed(const std::byte* in, std::byte* inout, std::size_t count) co
   }
 }
 
-Schedule::Schedule(Engine* engine, const core::Communicator& comm)
-    : engine_(engine), comm_(&comm), tag_(static_cast<int>(comm.coll_seq++ & kTagMask)) {
+Schedule::Schedule(Engine* engine, const core::Communicator& comm) : Schedule(engine, comm, next_tag(comm)) {}
+
+Schedule::Schedule(Engine* engine, const core::Communicator& comm, int tag)
+    : engine_(engine), comm_(&comm), tag_(tag) {
   rounds_.emplace_back();
 }
+
+int Schedule::next_tag(const core::Communicator& comm) { return static_cast<int>(comm.coll_seq++ & kTagMask); }
 
 std::byte* Schedule::scratch(std::size_t bytes) {
   scratch_.push_back(std::make_unique<std::byte[]>(bytes ? bytes : 1));

@@ -51,8 +51,14 @@ class Engine;
 
 class Schedule {
  public:
-  // `engine` may be null for a schedule that is only inspected (tests simulate them).
+  // `engine` may be null for a schedule that is only inspected (tests simulate them). Takes the
+  // next tag of the communicator's collective sequence.
   Schedule(Engine* engine, const core::Communicator& comm);
+  // A schedule on a tag taken before (next_tag()): an operation made of several schedules run one
+  // after the other keeps the tag of its call.
+  Schedule(Engine* engine, const core::Communicator& comm, int tag);
+  // Takes the next tag of the communicator's collective sequence.
+  static int next_tag(const core::Communicator& comm);
   Schedule(const Schedule&) = delete;
   Schedule& operator=(const Schedule&) = delete;
 
@@ -129,6 +135,9 @@ class Engine {
 
   std::unique_ptr<Schedule> create(const core::Communicator& comm) {
     return std::make_unique<Schedule>(this, comm);
+  }
+  std::unique_ptr<Schedule> create(const core::Communicator& comm, int tag) {
+    return std::make_unique<Schedule>(this, comm, tag);
   }
   // Starts a schedule; it is destroyed after its on_done ran.
   void start(std::unique_ptr<Schedule> s);

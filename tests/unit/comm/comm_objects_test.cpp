@@ -59,10 +59,12 @@ TEST(Group, TableReusesHandles) {
 
 // Simulates processes agreeing on ids: AND of the members' masks, lowest common slot.
 static int agree(std::vector<ContextIds*> members, std::vector<bool> take) {
-  std::uint64_t mask[ContextIds::kWords];
-  std::memcpy(mask, members[0]->mask(), sizeof mask);
-  for (auto* m : members)
-    for (int i = 0; i < ContextIds::kWords; ++i) mask[i] &= m->mask()[i];
+  std::uint64_t mask[ContextIds::kWords], mine[ContextIds::kWords];
+  members[0]->contribution(mask);
+  for (auto* m : members) {
+    m->contribution(mine);
+    for (int i = 0; i < ContextIds::kWords; ++i) mask[i] &= mine[i];
+  }
   const int slot = ContextIds::lowest(mask);
   for (std::size_t i = 0; i < members.size(); ++i)
     if (take[i]) members[i]->take(slot);
