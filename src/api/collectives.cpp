@@ -306,7 +306,10 @@ int reduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
   Staging st(*s);
   std::byte* rb = ro.root_side ? st.region(recvbuf, std::size_t(count), type, ti, in_place ? Dir::inout : Dir::out)
                                : nullptr;
-  const std::byte* sb = in_place ? rb : st.region(sendbuf, std::size_t(count), type, ti, Dir::in);
+  // sendbuf is not significant at an intercommunicator's MPI_ROOT / MPI_PROC_NULL processes.
+  const std::byte* sb = in_place            ? rb
+                        : ro.nonroot_side ? st.region(sendbuf, std::size_t(count), type, ti, Dir::in)
+                                          : at(sendbuf, ti);
   coll::reduce(*s, sb, rb, std::size_t(count), r, root);
   st.finish();
   return launch(k, std::move(s), req);

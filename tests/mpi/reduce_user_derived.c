@@ -1,6 +1,6 @@
 /* Reductions with user operations on non-contiguous derived datatypes (vector, struct, indexed):
  * Reduce (every root, in place), Allreduce (in place, large), Reduce_scatter(_block), Scan,
- * Exscan, Reduce_local and the non-blocking forms, with a commutative sum and a non-commutative
+ * Exscan, Reduce_local and the non-blocking forms, Allreduce and Reduce on an intercommunicator, with a commutative sum and a non-commutative
  * (associative) composition of affine maps. The user function checks that it gets the user's
  * datatype and buffers laid out with it; results are compared with a fold in rank order, and the
  * bytes outside the type map of every receive buffer must stay untouched. A predefined operation
@@ -298,6 +298,32 @@ int main(int argc, char **argv) {
         free(s);
         free(r);
         MPI_OK(MPI_Op_free(&op));
+    }
+
+    /* Intercommunicator (low half / high half): Allreduce gives the remote group's fold; Reduce
+     * to local rank 0 of the low group (MPI_ROOT there, MPI_PROC_NULL in the rest of its group). */
+    if (mt_size >= 2) {
+        const Layout *L = &layouts[kStruct];
+        const int h = mt_size / 2, low = mt_rank < h, count = 7;
+        MPI_Comm local, inter;
+        MPI_Op op;
+        MPI_OK(MPI_Op_create(op_sum, 1, &op));
+        MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, low, mt_rank, &local));
+        MPI_OK(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, low ? h : 0, 8, &inter));
+        char *s = make(L, count, 1, mt_rank, 0), *r = make(L, count, 0, mt_rank, 0);
+        MPI_OK(MPI_Allreduce(s, r, count, L->type, op, inter));
+        expect("inter allreduce", L, r, count, 0, low ? h : 0, low ? mt_size : h, 0);
+        free(r);
+        r = make(L, count, 0, mt_rank, 0);
+        const int root = low ? (mt_rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        MPI_OK(MPI_Reduce(s, r, count, L->type, op, root, inter));
+        if (root == MPI_ROOT) expect("inter reduce", L, r, count, 0, h, mt_size, 0);
+        else untouched("inter reduce (not the root)", L, r, count);
+        free(s);
+        free(r);
+        MPI_OK(MPI_Op_free(&op));
+        MPI_OK(MPI_Comm_free(&inter));
+        MPI_OK(MPI_Comm_free(&local));
     }
 
     /* A predefined operation on a derived type: MPI_ERR_OP. */
