@@ -1,6 +1,6 @@
 /* MPI_Comm_idup is non-blocking: the new communicator is usable once the request completes, and
  * the agreement progresses while the program does other work between MPI_Test calls. Checked:
- * one idup with a Test loop; eight outstanding idups on one parent; idup mixed with other
+ * one idup with a Test loop; idup returning before the last process calls it; eight outstanding idups on one parent; idup mixed with other
  * collectives (Iallreduce, Ibarrier, a blocking Allreduce, a blocking Comm_dup and Comm_split
  * while it is in flight); idups on two overlapping communicators started in different orders by
  * different ranks; idup of an intercommunicator; attributes copied; 200 idup/free cycles. Every
@@ -71,6 +71,23 @@ int main(int argc, char **argv) {
     MPI_OK(MPI_Comm_compare(MPI_COMM_WORLD, dup[0], &cmp));
     CHECK(cmp == MPI_CONGRUENT, "idup compare %d", cmp);
     check_isolated("one idup", dup, 1);
+    MPI_OK(MPI_Comm_free(&dup[0]));
+
+    /* idup returns at once: rank 0 calls it only after every other rank has told it (on WORLD)
+     * that its own call returned. A blocking agreement would never get there. */
+    if (mt_rank != 0) {
+        int x = 1;
+        MPI_OK(MPI_Comm_idup(MPI_COMM_WORLD, &dup[0], &rq[0]));
+        MPI_OK(MPI_Send(&x, 1, MPI_INT, 0, 77, MPI_COMM_WORLD));
+    } else {
+        for (int r = 1; r < mt_size; ++r) {
+            int x;
+            MPI_OK(MPI_Recv(&x, 1, MPI_INT, r, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        }
+        MPI_OK(MPI_Comm_idup(MPI_COMM_WORLD, &dup[0], &rq[0]));
+    }
+    test_loop(&rq[0]);
+    check_isolated("idup before the last process calls it", dup, 1);
     MPI_OK(MPI_Comm_free(&dup[0]));
 
     /* Eight outstanding idups on one parent, completed in reverse order. */
