@@ -32,7 +32,7 @@ struct WireHeader {
   std::uint64_t aux;     // rts: sender buffer address; cts: receiver request; data: offset
 };
 static_assert(sizeof(WireHeader) == 40);
-static_assert(sizeof(WireHeader) <= device::kMaxHeader);
+static_assert(sizeof(WireHeader) <= device::kMaxUserHeader);
 
 // Header caching: a message whose envelope (context, source, tag) repeats the previous eager or
 // rts frame to the same peer travels with this 4-byte header; the receiver restores the envelope

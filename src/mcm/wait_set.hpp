@@ -1,0 +1,24 @@
+// Waiting on several descriptors at once (the tcp channels' epoll sets): an epoll set of them.
+#pragma once
+
+#include <chrono>
+
+namespace railmpi::mcm {
+
+class WaitSet {
+ public:
+  WaitSet() = default;
+  ~WaitSet();
+  WaitSet(const WaitSet&) = delete;
+  WaitSet& operator=(const WaitSet&) = delete;
+
+  // Adds a descriptor that becomes readable when there is work (level-triggered).
+  void add(int fd);
+  // Returns when one of the descriptors is readable or `timeout` passes.
+  void wait(std::chrono::microseconds timeout) const;
+
+ private:
+  int epoll_fd_ = -1;
+};
+
+}  // namespace railmpi::mcm
