@@ -20,6 +20,9 @@ class ReorderBuffer {
  public:
   enum class Outcome : std::uint8_t { delivered, held, duplicate };
 
+  // `first`: the number of the first frame (1; tests start elsewhere to cross the wrap).
+  explicit ReorderBuffer(std::uint32_t first = 1) : expected_(first) {}
+
   // deliver(header, payload) is called for each frame delivered, in order. It must not push
   // into this buffer (a frame handler never polls, so it cannot).
   template <class Deliver>
@@ -63,7 +66,7 @@ class ReorderBuffer {
     }
   }
 
-  std::uint32_t expected_ = 1;
+  std::uint32_t expected_;
   std::map<std::uint32_t, Held> held_;
   std::uint64_t duplicates_ = 0;
 };
