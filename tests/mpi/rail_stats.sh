@@ -29,19 +29,18 @@ count() {
     } END { for (r in lines) printf "rank %s lines %d used %d striped %d\n", r, lines[r], used[r] + 0, striped[r] + 0 }' | sort
 }
 
-if ! run striping "$@"; then cat "$out"; echo "FAIL [rank -] striping run failed"; exit 1; fi
-cat "$out"
-got=$(count)
-echo "striping: $got"
-want="rank 0 lines 2 used 2 striped 2
-rank 1 lines 2 used 2 striped 2"
-[ "$got" = "$want" ] || { echo "FAIL [rank -] striping did not use both rails for parts"; exit 1; }
+check() {  # POLICY WANTED-COUNTS WHAT-WENT-WRONG PROGRAM [ARGS...]
+    policy=$1 want=$2 wrong=$3
+    shift 3
+    if ! run "$policy" "$@"; then cat "$out"; echo "FAIL [rank -] $policy run failed"; exit 1; fi
+    cat "$out"
+    got=$(count)
+    echo "$policy: $got"
+    [ "$got" = "$want" ] || { echo "FAIL [rank -] $policy $wrong"; exit 1; }
+}
 
-if ! run binding "$@"; then cat "$out"; echo "FAIL [rank -] binding run failed"; exit 1; fi
-cat "$out"
-got=$(count)
-echo "binding: $got"
-want="rank 0 lines 2 used 1 striped 0
-rank 1 lines 2 used 1 striped 0"
-[ "$got" = "$want" ] || { echo "FAIL [rank -] binding used more than one rail"; exit 1; }
+check striping "rank 0 lines 2 used 2 striped 2
+rank 1 lines 2 used 2 striped 2" "did not use both rails for parts" "$@"
+check binding "rank 0 lines 2 used 1 striped 0
+rank 1 lines 2 used 1 striped 0" "used more than one rail" "$@"
 echo "PASS rail_stats"
