@@ -151,7 +151,7 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
   for (std::size_t c = 0; c < channels_.size(); ++c) {
     channels_[c].device->connect(channel_peers[c], bootstrap);
     poll_tcp_ = poll_tcp_ || !channel_peers[c].empty();
-    if (channels_.size() > 1) tcp_wait_.add(channels_[c].device->wait_fd());
+    if (channels_.size() > 1) tcp_wait_.add(channels_[c].device->wait_fd(), int(c));
   }
   poll_shm_ = shm_ && !shm_peers.empty();
   // Connecting may change figures (the shm device probes single copy).
@@ -198,6 +198,20 @@ std::vector<std::pair<int, std::string>> MultiMethod::pair_channels(int rank, co
     }
   }
   return lanes;
+}
+
+int MultiMethod::poll_channels() {
+  int ready[16];
+  const int k = tcp_wait_.ready(ready);
+  int n = 0;
+  for (int i = 0; i < k; ++i) n += channels_[static_cast<std::size_t>(ready[i])].device->poll();
+  // Failures recorded inside send() wake no descriptor.
+  for (auto& c : channels_)
+    if (c.device->has_reports()) n += c.device->poll();
+  // More channels than one call reports: the rest are polled directly, so none starves.
+  if (k == static_cast<int>(std::size(ready)))
+    for (auto& c : channels_) n += c.device->poll();
+  return n;
 }
 
 void MultiMethod::install_handlers() {

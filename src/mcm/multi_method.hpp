@@ -57,8 +57,7 @@ class MultiMethod {
   int poll() {
     int n = self_.poll();
     if (poll_shm_) n += shm_->poll();
-    if (poll_tcp_)
-      for (auto& c : channels_) n += c.device->poll();
+    if (poll_tcp_) n += channels_.size() == 1 ? channels_[0].device->poll() : poll_channels();
     return n;
   }
 
@@ -84,6 +83,8 @@ class MultiMethod {
   // My channels that reach the rank with tcp card field `field`, each with that rank's endpoint.
   std::vector<std::pair<int, std::string>> pair_channels(int rank, const std::string& field) const;
   void install_handlers();
+  // Several channels: one syscall finds the ready ones, only those are polled.
+  int poll_channels();
 
   int me_;
   int size_;

@@ -55,6 +55,8 @@ class TcpDevice final : public Device {
   // A descriptor that becomes readable when poll() has something to do (the epoll set), so that
   // the multi-method layer can wait on several channels at once.
   int wait_fd() const { return epoll_fd_; }
+  // True when poll() has work that wait_fd() does not signal (a failure recorded inside send()).
+  bool has_reports() const { return !pending_failures_.empty(); }
 
  private:
   Conn* add_conn(int fd, Role role, int peer, unsigned events);
