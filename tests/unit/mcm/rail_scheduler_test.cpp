@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "base/settings.hpp"
@@ -24,6 +25,8 @@ struct Received {
   std::vector<std::byte> placed;   // placeable frames: bytes put at header offset + part offset
   std::size_t placed_bytes = 0;
   int parts = 0;
+  bool expect_failure = false;
+  std::vector<std::string> failures;
 
   static void on_frame(void* ctx, int, std::span<const std::byte> h, std::span<const std::byte> p) {
     auto* r = static_cast<Received*>(ctx);
@@ -41,8 +44,10 @@ struct Received {
     r->placed_bytes += p.size();
     ++r->parts;
   }
-  static void on_failed(void*, int peer, std::string_view why) {
-    ADD_FAILURE() << "peer " << peer << " failed: " << why;
+  static void on_failed(void* ctx, int peer, std::string_view why) {
+    auto* r = static_cast<Received*>(ctx);
+    if (!r->expect_failure) ADD_FAILURE() << "peer " << peer << " failed: " << why;
+    r->failures.emplace_back(why);
   }
 };
 
@@ -196,6 +201,25 @@ TEST(RailScheduler, BindingUsesOnlyTheBoundChannel) {
   send_placeable(nodes, 1 << 20, device::Marker::blocking, 1);
   EXPECT_EQ(nodes[0]->channels[0].stats.frames, 0u);
   EXPECT_EQ(nodes[0]->channels[1].stats.frames, 1u);
+}
+
+TEST(RailScheduler, LostPeerIsReportedOnceNamingTheChannel) {
+  auto nodes = make_pair(Policy::round_robin);
+  nodes[0]->got.expect_failure = true;
+  // Connect both channels, then the peer vanishes abruptly (its devices are destroyed).
+  std::vector<device::SendOp> ops(2);
+  for (auto& op : ops) op.header_len = 8;
+  for (auto& op : ops) nodes[0]->scheduler->send(1, op);
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() == 2; }));
+  for (auto& c : nodes[1]->channels) c.device.reset();
+  std::vector<std::unique_ptr<Node>> alive;
+  alive.push_back(std::move(nodes[0]));
+  ASSERT_TRUE(pump(alive, [&] {
+    return alive[0]->channels[0].stats.failures + alive[0]->channels[1].stats.failures == 2;
+  }));
+  ASSERT_EQ(alive[0]->got.failures.size(), 1u);
+  EXPECT_NE(alive[0]->got.failures[0].find("channel "), std::string::npos) << alive[0]->got.failures[0];
+  EXPECT_NE(alive[0]->got.failures[0].find("127.0.0."), std::string::npos) << alive[0]->got.failures[0];
 }
 
 }  // namespace
