@@ -27,7 +27,7 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_RAIL_POLICY", "epc",
                 "How traffic to a peer with several rails is spread: `binding` (one rail), `round-robin` (whole messages rotate), `striping` (large frames split across rails), `epc` (blocking point-to-point and collectives striped, non-blocking round-robin)."},
     SettingSpec{"RAILMPI_RAIL_BIND", "",
-                "Channel used by the `binding` policy, counted over a peer's channels in rail order (= the rail with one connection per rail; empty: peer rank modulo the number of channels)."},
+                "Channel used by the `binding` policy, counted over a peer's channels in rail order (= the rail with one connection per rail; empty: (own rank + peer rank) modulo the number of channels, so both directions of a pair share one connection)."},
     SettingSpec{"RAILMPI_STRIPE_THRESHOLD", "16K",
                 "Smallest frame split across rails by striping; toward a peer with several rails the eager limit is lowered to it when the policy stripes."},
     SettingSpec{"RAILMPI_RAIL_STATS", "0", "1 prints per-channel rail counters (bytes, frames, failures) of each rank to stderr at the end."},

@@ -75,7 +75,7 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
     if (!rails::parse_policy(settings.rail_policy, policy))
       base::fatal("RAILMPI_RAIL_POLICY=%s is not a policy (binding, round-robin, striping, epc)",
                   settings.rail_policy.c_str());
-    scheduler_ = std::make_unique<rails::Scheduler>(job_size, policy, settings.rail_bind, settings.stripe_threshold,
+    scheduler_ = std::make_unique<rails::Scheduler>(my_rank, job_size, policy, settings.rail_bind, settings.stripe_threshold,
                                                     channels_);
     stripe_threshold_ = settings.stripe_threshold;
   }

@@ -1,6 +1,6 @@
 // Rail policies: how the frames to a peer with several channels are spread over them.
 //
-//   binding      every frame on the peer's bound channel (RAILMPI_RAIL_BIND, or peer rank mod n)
+//   binding      every frame on the peer's bound channel (RAILMPI_RAIL_BIND, or (my rank + peer rank) mod n)
 //   round-robin  whole frames rotate over the channels
 //   striping     placeable frames of at least RAILMPI_STRIPE_THRESHOLD bytes are split across
 //                the channels; smaller and ordered frames go whole on the bound channel

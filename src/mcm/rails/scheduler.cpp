@@ -9,9 +9,10 @@
 
 namespace railmpi::mcm::rails {
 
-Scheduler::Scheduler(int job_size, Policy policy, int bind, std::size_t stripe_threshold,
+Scheduler::Scheduler(int my_rank, int job_size, Policy policy, int bind, std::size_t stripe_threshold,
                      std::vector<Channel>& channels)
-    : policy_(policy),
+    : me_(my_rank),
+      policy_(policy),
       bind_(bind),
       stripe_threshold_(stripe_threshold),
       channels_(channels),
@@ -24,7 +25,7 @@ void Scheduler::add_peer(int peer, std::vector<int> lanes) {
   if (lanes.size() > kMaxLanes) lanes.resize(kMaxLanes);
   PeerRails& p = peers_[static_cast<std::size_t>(peer)];
   const std::size_t n = lanes.size();
-  p.bound = bind_ >= 0 ? static_cast<std::size_t>(bind_) % n : static_cast<std::size_t>(peer) % n;
+  p.bound = bind_ >= 0 ? static_cast<std::size_t>(bind_) % n : static_cast<std::size_t>(me_ + peer) % n;
   p.lanes = std::move(lanes);
 }
 

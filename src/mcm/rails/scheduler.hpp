@@ -33,8 +33,10 @@ inline constexpr std::size_t kMaxLanes = 64;
 
 class Scheduler {
  public:
-  // bind: channel index of the binding policy (-1: peer rank mod channels).
-  Scheduler(int job_size, Policy policy, int bind, std::size_t stripe_threshold, std::vector<Channel>& channels);
+  // bind: channel index of the binding policy (-1: (my rank + peer rank) mod channels, so that
+  // both directions of a pair share one connection: replies then carry the TCP acks).
+  Scheduler(int my_rank, int job_size, Policy policy, int bind, std::size_t stripe_threshold,
+            std::vector<Channel>& channels);
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -81,6 +83,7 @@ class Scheduler {
   static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload);
   static void on_failed(void* ctx, int peer, std::string_view why);
 
+  const int me_;
   const Policy policy_;
   const int bind_;
   const std::size_t stripe_threshold_;

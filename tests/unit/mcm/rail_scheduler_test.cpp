@@ -80,7 +80,7 @@ std::vector<std::unique_ptr<Node>> make_pair(Policy policy, int bind = -1, std::
       ch.where = rails[c];
       node->channels.push_back(std::move(ch));
     }
-    node->scheduler = std::make_unique<Scheduler>(2, policy, bind, threshold, node->channels);
+    node->scheduler = std::make_unique<Scheduler>(r, 2, policy, bind, threshold, node->channels);
     node->scheduler->set_upper(device::FrameHandler{&node->got, &Received::on_frame, &Received::on_failed,
                                                     &Received::on_part});
     nodes.push_back(std::move(node));
