@@ -1,5 +1,6 @@
 #include "base/settings.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +20,17 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_TCP_EAGER_LIMIT", "64K",
                 "Largest message the tcp device sends eagerly; larger ones use rendezvous."},
     SettingSpec{"RAILMPI_TCP_INTERFACE", "",
-                "IPv4 address the tcp device listens on and advertises (empty: the host's first address)."},
+                "IPv4 address or interface name of the one tcp rail: the one-rail form of `RAILMPI_TCP_RAILS` (empty: automatic)."},
+    SettingSpec{"RAILMPI_TCP_RAILS", "",
+                "tcp rails, comma separated: interface names, IPv4 addresses or subnets a.b.c.d/n (empty: `RAILMPI_TCP_INTERFACE`, else every up non-loopback IPv4 interface, else 127.0.0.1)."},
+    SettingSpec{"RAILMPI_TCP_CONNS_PER_RAIL", "1", "TCP connections (channels) per rail and peer."},
+    SettingSpec{"RAILMPI_RAIL_POLICY", "epc",
+                "How traffic to a peer with several rails is spread: `binding` (one rail), `round-robin` (whole messages rotate), `striping` (large frames split across rails), `epc` (blocking point-to-point and collectives striped, non-blocking round-robin)."},
+    SettingSpec{"RAILMPI_RAIL_BIND", "",
+                "Channel used by the `binding` policy, counted over a peer's channels in rail order (= the rail with one connection per rail; empty: (own rank + peer rank) modulo the number of channels, so both directions of a pair share one connection)."},
+    SettingSpec{"RAILMPI_STRIPE_THRESHOLD", "16K",
+                "Smallest frame split across rails by striping; toward a peer with several rails the eager limit is lowered to it when the policy stripes."},
+    SettingSpec{"RAILMPI_RAIL_STATS", "0", "1 prints per-channel rail counters (bytes, frames, failures) of each rank to stderr at the end."},
     SettingSpec{"RAILMPI_HEADER_CACHE", "1",
                 "Send a repeated envelope (communicator, source, tag) to a peer with a 4-byte header (0 = always full)."},
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
@@ -89,6 +100,12 @@ Settings Settings::from_environment() {
   s.shm_cma = read_size("RAILMPI_SHM_CMA") != 0;
   s.shm_ring_bytes = read_size("RAILMPI_SHM_RING_BYTES");
   s.tcp_interface = std::string(env_or_default(spec("RAILMPI_TCP_INTERFACE")));
+  s.tcp_rails = std::string(env_or_default(spec("RAILMPI_TCP_RAILS")));
+  s.tcp_conns_per_rail = std::max(1u, read_unsigned("RAILMPI_TCP_CONNS_PER_RAIL"));
+  s.rail_policy = std::string(env_or_default(spec("RAILMPI_RAIL_POLICY")));
+  s.rail_bind = env_or_default(spec("RAILMPI_RAIL_BIND")).empty() ? -1 : static_cast<int>(read_size("RAILMPI_RAIL_BIND"));
+  s.stripe_threshold = read_size("RAILMPI_STRIPE_THRESHOLD");
+  s.rail_stats = read_size("RAILMPI_RAIL_STATS") != 0;
   s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
   s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
@@ -107,6 +124,12 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_SHM_RING_BYTES") return std::to_string(shm_ring_bytes);
   if (name == "RAILMPI_TCP_EAGER_LIMIT") return std::to_string(tcp_eager_limit);
   if (name == "RAILMPI_TCP_INTERFACE") return tcp_interface;
+  if (name == "RAILMPI_TCP_RAILS") return tcp_rails;
+  if (name == "RAILMPI_TCP_CONNS_PER_RAIL") return std::to_string(tcp_conns_per_rail);
+  if (name == "RAILMPI_RAIL_POLICY") return rail_policy;
+  if (name == "RAILMPI_RAIL_BIND") return rail_bind < 0 ? std::string() : std::to_string(rail_bind);
+  if (name == "RAILMPI_STRIPE_THRESHOLD") return std::to_string(stripe_threshold);
+  if (name == "RAILMPI_RAIL_STATS") return rail_stats ? "1" : "0";
   if (name == "RAILMPI_HEADER_CACHE") return header_cache ? "1" : "0";
   if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
   if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);

@@ -27,7 +27,13 @@ struct Settings {
   std::size_t tcp_eager_limit;  // RAILMPI_TCP_EAGER_LIMIT (bytes)
   bool shm_cma;                 // RAILMPI_SHM_CMA: single-copy rendezvous allowed
   std::size_t shm_ring_bytes;   // RAILMPI_SHM_RING_BYTES: per-pair ring size
-  std::string tcp_interface;    // RAILMPI_TCP_INTERFACE: address to listen on ("" = auto)
+  std::string tcp_interface;    // RAILMPI_TCP_INTERFACE: the one rail ("" = auto)
+  std::string tcp_rails;        // RAILMPI_TCP_RAILS: rails ("" = RAILMPI_TCP_INTERFACE / auto)
+  unsigned tcp_conns_per_rail;  // RAILMPI_TCP_CONNS_PER_RAIL: channels per rail (>= 1)
+  std::string rail_policy;      // RAILMPI_RAIL_POLICY: binding, round-robin, striping, epc
+  int rail_bind;                // RAILMPI_RAIL_BIND: rail of the binding policy (-1 = rank mod rails)
+  std::size_t stripe_threshold; // RAILMPI_STRIPE_THRESHOLD (bytes)
+  bool rail_stats;              // RAILMPI_RAIL_STATS: end-of-job counters on stderr
   bool header_cache;            // RAILMPI_HEADER_CACHE: 4-byte header for repeated envelopes
   unsigned spin_count;          // RAILMPI_SPIN_COUNT: polls before yielding
   unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping

@@ -2,7 +2,9 @@
 //
 // A device moves *frames* to peers. A frame is a small header (opaque bytes, at most
 // kMaxHeader) followed by a payload (opaque bytes, at most figures().max_payload). Frames to one
-// peer arrive in the order they were sent. A device knows nothing of MPI: no tags, no
+// peer arrive in the order they were sent. (Above the devices, the multi-method layer keeps that
+// promise across several rails, except for frames the sender marked `placeable`: those may
+// arrive out of order and in parts, see SendOp and FrameHandler::on_frame_part.) A device knows nothing of MPI: no tags, no
 // communicators, no requests. Peers are named by their job-wide rank (0 .. job size - 1).
 //
 // Back-pressure contract (one for every device):
@@ -32,6 +34,13 @@
 namespace railmpi::device {
 
 inline constexpr std::size_t kMaxHeader = 64;
+// Header bytes the layer above may use: the multi-method layer appends up to
+// kMaxHeader - kMaxUserHeader bytes (its rail trailer) when a peer has several rails.
+inline constexpr std::size_t kMaxUserHeader = 48;
+
+// The communication marker: what kind of operation a frame belongs to. The rail policy (epc)
+// stripes blocking and collective traffic and round-robins non-blocking traffic.
+enum class Marker : std::uint8_t { blocking, nonblocking, collective };
 
 // One frame to send. Owned by the caller; intrusive, so queuing it allocates nothing.
 struct SendOp {
@@ -41,6 +50,16 @@ struct SendOp {
   std::size_t payload_len = 0;
   void (*on_done)(SendOp&) = nullptr;  // only for ops that were queued
   void* owner = nullptr;               // for the caller's use in on_done
+
+  // Set by the layer above for the multi-method layer's rail scheduler (devices ignore them).
+  Marker marker = Marker::blocking;
+  // The receiver places this frame's payload itself (the header says where): the frame needs no
+  // ordering with other frames, and the payload may be cut into parts, each delivered through
+  // FrameHandler::on_frame_part with the same header and the part's offset in the payload.
+  bool placeable = false;
+
+  // Multi-method layer's bookkeeping (parts of a striped frame still in flight).
+  std::uint32_t parts_pending = 0;
 
   // Device-private bookkeeping; the caller leaves these alone.
   SendOp* next = nullptr;
@@ -67,6 +86,11 @@ struct FrameHandler {
                    std::span<const std::byte> payload) = nullptr;
   // The peer is unreachable (connection reset, process gone). `why` names the cause (errno text).
   void (*on_peer_failed)(void* ctx, int peer, std::string_view why) = nullptr;
+  // A part of a `placeable` frame, or a whole one that crossed a multi-rail route: `header` is
+  // the sender's header, `payload` the bytes found at `part_offset` in the sender's payload.
+  // Devices never call it; the multi-method layer does.
+  void (*on_frame_part)(void* ctx, int peer, std::span<const std::byte> header, std::size_t part_offset,
+                        std::span<const std::byte> payload) = nullptr;
 };
 
 // What the runtime tells a device about one peer it should serve.

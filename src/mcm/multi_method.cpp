@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "base/log.hpp"
+#include "mcm/rails/card.hpp"
+#include "mcm/rails/rail_list.hpp"
 
 namespace railmpi::mcm {
 namespace {
@@ -74,15 +76,40 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
       node_(node_identity(settings)),
       machine_(machine_identity()),
       routes_(job_size, Route::tcp),
-      self_(my_rank) {
+      self_(my_rank),
+      lane_(static_cast<std::size_t>(job_size), 0),
+      rail_stats_(settings.rail_stats) {
   const bool want_shm = listed(settings.devices, "shm");
   const bool want_tcp = listed(settings.devices, "tcp");
   if (!want_shm && !want_tcp)
     base::fatal("RAILMPI_DEVICES=%s names no known device (known: shm, tcp)", settings.devices.c_str());
   if (job_size > 1 && want_shm)
     shm_ = std::make_unique<device::shm::ShmDevice>(my_rank, job_size, job_id, settings);
-  if (job_size > 1 && want_tcp)
-    tcp_ = std::make_unique<device::tcp::TcpDevice>(my_rank, job_size, settings);
+  if (job_size > 1 && want_tcp) {
+    std::vector<rails::Rail> rails;
+    std::string error;
+    if (!rails::select_rails(rails::local_interfaces(), settings.tcp_rails, settings.tcp_interface, rails, error))
+      base::fatal("tcp: %s", error.c_str());
+    for (std::size_t r = 0; r < rails.size(); ++r)
+      for (unsigned k = 0; k < settings.tcp_conns_per_rail; ++k) {
+        rails::Channel c;
+        c.device = std::make_unique<device::tcp::TcpDevice>(my_rank, job_size, settings, rails[r].address);
+        c.rail = int(r);
+        c.conn = int(k);
+        c.address = rails[r].address;
+        c.prefix = rails[r].prefix;
+        c.where = "rail " + std::to_string(r) + " " + rails[r].name + " " + rails::address_text(rails[r].address) +
+                  " conn " + std::to_string(k);
+        channels_.push_back(std::move(c));
+      }
+    rails::Policy policy = rails::Policy::epc;
+    if (!rails::parse_policy(settings.rail_policy, policy))
+      base::fatal("RAILMPI_RAIL_POLICY=%s is not a policy (binding, round-robin, striping, epc)",
+                  settings.rail_policy.c_str());
+    scheduler_ = std::make_unique<rails::Scheduler>(my_rank, job_size, policy, settings.rail_bind, settings.stripe_threshold,
+                                                    channels_);
+    stripe_threshold_ = settings.stripe_threshold;
+  }
   figures_[static_cast<int>(Route::self)] = self_.figures();
 }
 
@@ -92,17 +119,26 @@ std::string MultiMethod::business_card() {
   std::string card = "host=" + node_ + ";pid=" + std::to_string(::getpid());
   if (!machine_.empty()) card += ";machine=" + machine_;
   if (shm_) card += ";shm=" + shm_->local_address();
-  if (tcp_) card += ";tcp=" + tcp_->local_address();
+  if (!channels_.empty()) {
+    card += ";tcp=";
+    for (std::size_t c = 0; c < channels_.size(); ++c) {
+      if (c > 0) card += ",";
+      card += rails::card_entry(channels_[c].device->local_address(), channels_[c].prefix);
+    }
+  }
   return card;
 }
 
 void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap bootstrap) {
   // Figures first: the route to each peer is the reachable device with the lowest latency.
   if (shm_) figures_[static_cast<int>(Route::shm)] = shm_->figures();
-  if (tcp_) figures_[static_cast<int>(Route::tcp)] = tcp_->figures();
-  const bool shm_first = !tcp_ || (shm_ && figures_[int(Route::shm)].latency_us <= figures_[int(Route::tcp)].latency_us);
+  const bool tcp = !channels_.empty();
+  if (tcp) figures_[static_cast<int>(Route::tcp)] = channels_[0].device->figures();
+  const bool shm_first = !tcp || (shm_ && figures_[int(Route::shm)].latency_us <= figures_[int(Route::tcp)].latency_us);
 
-  std::vector<device::PeerAddress> shm_peers, tcp_peers;
+  std::vector<device::PeerAddress> shm_peers;
+  std::vector<std::vector<device::PeerAddress>> channel_peers(channels_.size());
+  bool any_rails = false;
   node_ranks_.clear();
   machine_ranks_ = 0;
   for (int r = 0; r < size_; ++r) {
@@ -117,44 +153,125 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
     device::PeerAddress peer{.rank = r, .local_index = same_host ? int(node_ranks_.size()) - 1 : -1,
                              .pid = std::atoi(card["pid"].c_str()), .address = {}};
     const bool shm_ok = shm_ && same_host && card.count("shm");
-    const bool tcp_ok = tcp_ && card.count("tcp");
+    std::vector<std::pair<int, std::string>> lanes;  // my channel, the peer's endpoint for it
+    if (tcp && card.count("tcp")) lanes = pair_channels(r, card["tcp"]);
+    const bool tcp_ok = !lanes.empty();
     if (shm_ok && (shm_first || !tcp_ok)) {
       peer.address = card["shm"];
       shm_peers.push_back(peer);
       routes_[r] = Route::shm;
     } else if (tcp_ok) {
-      peer.address = card["tcp"];
-      tcp_peers.push_back(peer);
-      routes_[r] = Route::tcp;
+      std::vector<int> channels;
+      for (auto& [c, endpoint] : lanes) {
+        peer.address = endpoint;
+        channel_peers[static_cast<std::size_t>(c)].push_back(peer);
+        channels.push_back(c);
+      }
+      if (channels.size() == 1) {
+        routes_[r] = Route::tcp;
+        lane_[static_cast<std::size_t>(r)] = channels[0];
+      } else {
+        routes_[r] = Route::rails;
+        scheduler_->add_peer(r, std::move(channels));
+        any_rails = true;
+      }
     } else {
       base::fatal("no device reaches rank %d (its card: %s); check RAILMPI_DEVICES", r, cards[r].c_str());
     }
   }
   // Every rank connects every device it created, so that device barriers line up across ranks.
   if (shm_) shm_->connect(shm_peers, bootstrap);
-  if (tcp_) tcp_->connect(tcp_peers, bootstrap);
+  poll_tcp_ = false;
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    channels_[c].device->connect(channel_peers[c], bootstrap);
+    poll_tcp_ = poll_tcp_ || !channel_peers[c].empty();
+    if (channels_.size() > 1) tcp_wait_.add(channels_[c].device->wait_fd(), int(c));
+  }
   poll_shm_ = shm_ && !shm_peers.empty();
-  poll_tcp_ = tcp_ && !tcp_peers.empty();
   // Connecting may change figures (the shm device probes single copy).
   if (shm_) figures_[static_cast<int>(Route::shm)] = shm_->figures();
-  if (tcp_) figures_[static_cast<int>(Route::tcp)] = tcp_->figures();
+  if (tcp) {
+    figures_[static_cast<int>(Route::tcp)] = channels_[0].device->figures();
+    // Toward several rails: striping policies send large messages by rendezvous, whose data
+    // frames stripe.
+    device::Figures rails_figures = figures_[static_cast<int>(Route::tcp)];
+    if (rails::may_stripe(scheduler_->policy()))
+      rails_figures.eager_limit = std::min(rails_figures.eager_limit, stripe_threshold_);
+    figures_[static_cast<int>(Route::rails)] = rails_figures;
+  }
+  has_rails_ = any_rails;
+  install_handlers();
+}
+
+std::vector<std::pair<int, std::string>> MultiMethod::pair_channels(int rank, const std::string& field) const {
+  std::vector<rails::AdvertisedRail> theirs;
+  if (!rails::parse_card_field(field, theirs)) {
+    base::log_error("rank %d advertises a malformed tcp address '%s'", rank, field.c_str());
+    return {};
+  }
+  // My rails in order, each with its channels.
+  std::vector<rails::RailAddress> mine;
+  std::vector<std::vector<int>> my_channels;
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    if (mine.size() <= static_cast<std::size_t>(channels_[c].rail)) {
+      mine.push_back(rails::RailAddress{channels_[c].address, channels_[c].prefix});
+      my_channels.emplace_back();
+    }
+    my_channels[static_cast<std::size_t>(channels_[c].rail)].push_back(int(c));
+  }
+  std::vector<rails::RailAddress> their_rails;
+  for (const auto& t : theirs) their_rails.push_back(t.rail);
+  const std::vector<int> pairs = rails::pair_rails(mine, their_rails);
+  std::vector<std::pair<int, std::string>> lanes;
+  for (std::size_t r = 0; r < mine.size(); ++r) {
+    if (pairs[r] < 0) continue;
+    const auto& endpoints = theirs[static_cast<std::size_t>(pairs[r])].endpoints;
+    // Connection k of my rail talks to connection k of the peer's rail.
+    for (std::size_t k = 0; k < my_channels[r].size() && k < endpoints.size(); ++k) {
+      lanes.emplace_back(my_channels[r][k], endpoints[k]);
+    }
+  }
+  return lanes;
+}
+
+int MultiMethod::poll_channels() {
+  int ready[16];
+  const int k = tcp_wait_.ready(ready);
+  int n = 0;
+  for (int i = 0; i < k; ++i) n += channels_[static_cast<std::size_t>(ready[i])].device->poll();
+  // Failures recorded inside send() wake no descriptor.
+  for (auto& c : channels_)
+    if (c.device->has_reports()) n += c.device->poll();
+  // More channels than one call reports: the rest are polled directly, so none starves.
+  if (k == static_cast<int>(std::size(ready)))
+    for (auto& c : channels_) n += c.device->poll();
+  return n;
+}
+
+void MultiMethod::install_handlers() {
+  // Channels report to the rail scheduler only when some peer has several channels; otherwise
+  // straight to the layer above (the one-rail path stays exactly as lean as before).
+  for (std::size_t c = 0; c < channels_.size(); ++c)
+    channels_[c].device->set_handler(has_rails_ ? scheduler_->channel_handler(int(c)) : upper_);
+  if (scheduler_) scheduler_->set_upper(upper_);
 }
 
 void MultiMethod::set_handler(device::FrameHandler handler) {
   self_.set_handler(handler);
   if (shm_) shm_->set_handler(handler);
-  if (tcp_) tcp_->set_handler(handler);
+  upper_ = handler;
+  install_handlers();
 }
 
 void MultiMethod::wait(std::chrono::microseconds timeout) {
   // One device that can block takes the whole wait; with two, each gets a short slice.
   if (poll_shm_ && poll_tcp_) {
     shm_->wait(timeout / 2);
-    tcp_->wait(std::chrono::microseconds(0));
   } else if (poll_shm_) {
     shm_->wait(timeout);
   } else if (poll_tcp_) {
-    tcp_->wait(timeout);
+    if (channels_.size() == 1) channels_[0].device->wait(timeout);
+    else tcp_wait_.wait(timeout);
   }
 }
 
@@ -162,7 +279,8 @@ bool MultiMethod::read_remote(int peer, std::uint64_t remote_addr, std::span<std
   switch (routes_[peer]) {
     case Route::self: return self_.read_remote(peer, remote_addr, dst);
     case Route::shm: return shm_->read_remote(peer, remote_addr, dst);
-    case Route::tcp: return tcp_->read_remote(peer, remote_addr, dst);
+    case Route::tcp:
+    case Route::rails: return false;  // tcp has no single copy
   }
   return false;
 }
@@ -172,7 +290,8 @@ bool MultiMethod::read_remote_layout(int peer, const base::Layout& remote, const
   switch (routes_[peer]) {
     case Route::self: return self_.read_remote_layout(peer, remote, local, bytes);
     case Route::shm: return shm_->read_remote_layout(peer, remote, local, bytes);
-    case Route::tcp: return tcp_->read_remote_layout(peer, remote, local, bytes);
+    case Route::tcp:
+    case Route::rails: return false;  // tcp has no single copy
   }
   return false;
 }
@@ -182,17 +301,30 @@ const char* MultiMethod::route_name(Route r) {
     case Route::self: return "self";
     case Route::shm: return "shm";
     case Route::tcp: return "tcp";
+    case Route::rails: return "tcp-rails";
   }
   return "?";
 }
 
 bool MultiMethod::idle() const {
-  return self_.idle() && (!shm_ || shm_->idle()) && (!tcp_ || tcp_->idle());
+  if (!self_.idle() || (shm_ && !shm_->idle())) return false;
+  for (const auto& c : channels_)
+    if (!c.device->idle()) return false;
+  return !scheduler_ || scheduler_->held() == 0;
+}
+
+std::vector<std::string> MultiMethod::rail_stats() const {
+  std::vector<std::string> lines;
+  for (std::size_t c = 0; c < channels_.size(); ++c)
+    lines.push_back(rails::stats_line(me_, int(c), channels_[c].where, channels_[c].stats, channels_[c].meter));
+  return lines;
 }
 
 void MultiMethod::shutdown() {
   if (shm_) shm_->shutdown();
-  if (tcp_) tcp_->shutdown();
+  if (rail_stats_)
+    for (const std::string& line : rail_stats()) std::fprintf(stderr, "%s\n", line.c_str());
+  for (auto& c : channels_) c.device->shutdown();
 }
 
 }  // namespace railmpi::mcm

@@ -4,11 +4,17 @@
 // latency (self for oneself, shm on node, tcp otherwise, unless RAILMPI_DEVICES restricts the
 // set). Above this layer nobody knows which device carries a frame; below it nobody knows MPI.
 // Sending is one indexed branch per frame: no virtual call on the hot path (see send()).
+//
+// tcp runs as channels: one TcpDevice per rail and connection (rails/rail_list.hpp,
+// RAILMPI_TCP_CONNS_PER_RAIL). A peer that pairs with one channel takes Route::tcp straight to
+// that device (no rail header, no cost); a peer with several takes Route::rails through the rail
+// scheduler (rails/scheduler.hpp: policy, striping, sequence numbers, reordering).
 #pragma once
 
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/settings.hpp"
@@ -16,10 +22,13 @@
 #include "device/self/self_device.hpp"
 #include "device/shm/shm_device.hpp"
 #include "device/tcp/tcp_device.hpp"
+#include "mcm/rails/channel.hpp"
+#include "mcm/rails/scheduler.hpp"
+#include "mcm/wait_set.hpp"
 
 namespace railmpi::mcm {
 
-enum class Route : std::uint8_t { self, shm, tcp };
+enum class Route : std::uint8_t { self, shm, tcp, rails };
 
 class MultiMethod {
  public:
@@ -37,7 +46,8 @@ class MultiMethod {
   device::SendResult send(int peer, device::SendOp& op) {
     switch (routes_[peer]) {
       case Route::shm: return shm_->send(peer, op);
-      case Route::tcp: return tcp_->send(peer, op);
+      case Route::tcp: return channels_[static_cast<std::size_t>(lane_[peer])].device->send(peer, op);
+      case Route::rails: return scheduler_->send(peer, op);
       case Route::self: break;
     }
     return self_.send(peer, op);
@@ -47,7 +57,7 @@ class MultiMethod {
   int poll() {
     int n = self_.poll();
     if (poll_shm_) n += shm_->poll();
-    if (poll_tcp_) n += tcp_->poll();
+    if (poll_tcp_) n += channels_.size() == 1 ? channels_[0].device->poll() : poll_channels();
     return n;
   }
 
@@ -55,6 +65,8 @@ class MultiMethod {
   void wait(std::chrono::microseconds timeout);
 
   const device::Figures& figures(int peer) const { return figures_[static_cast<int>(routes_[peer])]; }
+  // Lines of the end-of-job rail summary (RAILMPI_RAIL_STATS), one per channel.
+  std::vector<std::string> rail_stats() const;
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst);
   bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local, std::size_t bytes);
 
@@ -73,6 +85,12 @@ class MultiMethod {
   void shutdown();
 
  private:
+  // My channels that reach the rank with tcp card field `field`, each with that rank's endpoint.
+  std::vector<std::pair<int, std::string>> pair_channels(int rank, const std::string& field) const;
+  void install_handlers();
+  // Several channels: one syscall finds the ready ones, only those are polled.
+  int poll_channels();
+
   int me_;
   int size_;
   std::string host_;
@@ -81,12 +99,19 @@ class MultiMethod {
   int machine_ranks_ = 1;
   std::vector<Route> routes_;
   std::vector<int> node_ranks_;
-  device::Figures figures_[3];
+  device::Figures figures_[4];
   bool poll_shm_ = false;
   bool poll_tcp_ = false;
   device::self::SelfDevice self_;
   std::unique_ptr<device::shm::ShmDevice> shm_;
-  std::unique_ptr<device::tcp::TcpDevice> tcp_;
+  std::vector<rails::Channel> channels_;  // tcp: rail-major, connection-minor
+  std::vector<int> lane_;                 // Route::tcp: the peer's one channel
+  std::unique_ptr<rails::Scheduler> scheduler_;
+  device::FrameHandler upper_{};
+  WaitSet tcp_wait_;
+  std::size_t stripe_threshold_ = 0;
+  bool has_rails_ = false;  // some peer has several channels
+  bool rail_stats_ = false;
 };
 
 }  // namespace railmpi::mcm

@@ -37,7 +37,10 @@ Engine::Engine(mcm::MultiMethod& mcm, bool header_cache)
       header_cache_(header_cache),
       sent_envelope_(static_cast<std::size_t>(mcm.job_size())),
       received_envelope_(static_cast<std::size_t>(mcm.job_size())) {
-  mcm_.set_handler({.ctx = this, .on_frame = &Engine::on_frame, .on_peer_failed = &Engine::on_peer_failed});
+  mcm_.set_handler({.ctx = this,
+                    .on_frame = &Engine::on_frame,
+                    .on_peer_failed = &Engine::on_peer_failed,
+                    .on_frame_part = &Engine::on_frame_part});
 }
 
 // ---- sending ----
@@ -55,6 +58,8 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   r.op.owner = &r;
   r.owner_engine = this;
   r.op.on_done = &Engine::on_send_op_done;
+  r.op.marker = marker;
+  r.op.placeable = false;
 
   const device::Figures& fig = mcm_.figures(peer);
   const bool eager = bytes <= fig.eager_limit;
@@ -156,6 +161,7 @@ void Engine::pump_data(Request& r) {
     put_header(r.op, h);
     r.op.payload = r.buf + r.offset;
     r.op.payload_len = n;
+    r.op.placeable = true;  // the receiver places it by its offset: the mcm may stripe it
     r.offset += n;
     r.op_busy = true;
     if (mcm_.send(r.peer, r.op) == device::SendResult::queued) return;
@@ -324,7 +330,7 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
       return;
     case FrameKind::eager_cached: break;
     case FrameKind::cts: e.handle_cts(h); return;
-    case FrameKind::data: e.handle_data(h, payload); return;
+    case FrameKind::data: e.handle_data(h, 0, payload); return;
     case FrameKind::fin:
     case FrameKind::sync_ack: e.send_event_done(request_at(h.req)); return;
   }
@@ -406,9 +412,18 @@ void Engine::handle_cts(const WireHeader& h) {
   }
 }
 
-void Engine::handle_data(const WireHeader& h, std::span<const std::byte> payload) {
+void Engine::on_frame_part(void* ctx, int peer, std::span<const std::byte> header, std::size_t part_offset,
+                           std::span<const std::byte> payload) {
+  auto& e = *static_cast<Engine*>(ctx);
+  WireHeader h;
+  std::memcpy(&h, header.data(), sizeof h);
+  if (h.kind != FrameKind::data) base::fatal("frame part of kind %d from rank %d", int(h.kind), peer);
+  e.handle_data(h, part_offset, payload);
+}
+
+void Engine::handle_data(const WireHeader& h, std::size_t part_offset, std::span<const std::byte> payload) {
   Request& r = request_at(h.req);
-  const std::size_t off = h.aux;
+  const std::size_t off = h.aux + part_offset;
   if (off < r.bytes) place(r, off, payload.first(std::min(payload.size(), r.bytes - off)));
   r.offset += payload.size();
   if (r.offset >= r.total) complete(r);

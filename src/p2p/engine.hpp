@@ -77,13 +77,16 @@ class Engine {
   static void place(Request& r, std::size_t at, std::span<const std::byte> bytes);
   static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload);
   static void on_peer_failed(void* ctx, int peer, std::string_view why);
+  static void on_frame_part(void* ctx, int peer, std::span<const std::byte> header, std::size_t part_offset,
+                            std::span<const std::byte> payload);
   static void on_send_op_done(device::SendOp& op);
   static void on_control_done(device::SendOp& op);
 
   void handle_eager(int peer, const WireHeader& h, std::span<const std::byte> payload);
   void handle_rts(int peer, const WireHeader& h, std::span<const std::byte> payload);
   void handle_cts(const WireHeader& h);
-  void handle_data(const WireHeader& h, std::span<const std::byte> payload);
+  // A data frame, or the part of one that starts `part_offset` bytes into its payload.
+  void handle_data(const WireHeader& h, std::size_t part_offset, std::span<const std::byte> payload);
 
   // Receive side of a matched rendezvous.
   // `sender_layout`: the rts payload of a non-contiguous sender (empty: contiguous at sender_addr).

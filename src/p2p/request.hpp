@@ -14,8 +14,9 @@ inline constexpr int kAnySource = -2;  // equal to MPI_ANY_SOURCE of the ABI
 inline constexpr int kAnyTag = -1;     // equal to MPI_ANY_TAG of the ABI
 inline constexpr int kProcNull = -1;   // equal to MPI_PROC_NULL of the ABI
 
-// The communication marker: what kind of MPI operation a transfer belongs to.
-enum class Marker : std::uint8_t { blocking, nonblocking, collective };
+// The communication marker: what kind of MPI operation a transfer belongs to (the rail policy
+// reads it from the frames' SendOp).
+using Marker = device::Marker;
 
 enum class SendMode : std::uint8_t { standard, synchronous, ready };
 

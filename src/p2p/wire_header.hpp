@@ -34,7 +34,7 @@ struct WireHeader {
   std::uint64_t aux;     // rts: sender buffer address; cts: receiver request; data: offset
 };
 static_assert(sizeof(WireHeader) == 40);
-static_assert(sizeof(WireHeader) <= device::kMaxHeader);
+static_assert(sizeof(WireHeader) <= device::kMaxUserHeader);
 
 // A non-contiguous send buffer described in an rts, so that a receiver with single copy reads the
 // sender's runs directly. Followed by `blocks` base::Strided records (same library on every rank).

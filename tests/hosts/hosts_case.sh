@@ -8,8 +8,8 @@
 # FAKE_SSH (which closes inherited descriptors, so PMI goes over TCP). With LAUNCHER hydra,
 # MPIEXEC is MPICH's mpiexec.hydra, run on host 0 with the same agent (its proxies connect back
 # over rail0); ranks then get no RAILMPI_NODE and tell hosts apart by network namespace.
-# With BUSY_RAIL=r in the environment, the case also checks afterwards that host 0 sent more
-# than 1 MB on rail r and less than that on every other rail (which rail tcp chose).
+# With BUSY_RAIL=r[,r...] in the environment, the case also checks afterwards that host 0 sent
+# more than 1 MB on each listed rail and less than that on every other rail (which rails tcp used).
 # EXPECTED_RC "sigterm": instead, ../launcher/signal_case.sh runs the program (a launcher_prog)
 # through this mpiexec on the hosts, sends SIGTERM to mpiexec and checks no rank survives.
 # Exit 77 (ctest: skipped) with "SKIP: ..." when network namespaces cannot be made here.
@@ -55,10 +55,11 @@ fi
 
 check_busy_rail() {  # exit status of the case in $1
   [ -n "${BUSY_RAIL:-}" ] || return "$1"
-  "$testhosts" stat "$prefix" | awk -v h="${prefix}h0" -v busy="rail$BUSY_RAIL" -v rc="$1" '
-    $1 == h && $2 == busy { seen = 1; if ($3 < 1000000) { print "FAIL: " h " sent " $3 " bytes on " $2; bad = 1 } }
-    $1 == h && $2 != busy && $3 >= 1000000 { print "FAIL: " h " sent " $3 " bytes on " $2 " (expected " busy ")"; bad = 1 }
-    END { if (!seen) { print "FAIL: no " busy " on " h; bad = 1 } exit (bad ? 1 : rc) }'
+  "$testhosts" stat "$prefix" | awk -v h="${prefix}h0" -v list="$BUSY_RAIL" -v rc="$1" '
+    BEGIN { n = split(list, r, ","); for (i = 1; i <= n; i++) busy["rail" r[i]] = 1 }
+    $1 == h && ($2 in busy) { seen[$2] = 1; if ($3 < 1000000) { print "FAIL: " h " sent " $3 " bytes on " $2; bad = 1 } }
+    $1 == h && !($2 in busy) && $3 >= 1000000 { print "FAIL: " h " sent " $3 " bytes on " $2 " (expected rails " list ")"; bad = 1 }
+    END { for (b in busy) if (!(b in seen)) { print "FAIL: no " b " on " h; bad = 1 } exit (bad ? 1 : rc) }'
 }
 
 case $launcher in

@@ -1,17 +1,19 @@
-/* pingpong_sizes: ranks 0 and 1 exchange every size 0, 1, 2, 3 and 2^k-1,
- * 2^k, 2^k+1 up to 16 MiB in both directions, checking every byte, the
- * status and that nothing past the message is written. Other ranks idle.
- * With one rank, rank 0 sends to itself with Isend/Irecv. */
+/* pingpong_sizes [K]: ranks 0 and 1 exchange every size 0, 1, 2, 3 and 2^k-1,
+ * 2^k, 2^k+1 up to 2^K bytes (default K = 24: 16 MiB) in both directions,
+ * checking every byte, the status and that nothing past the message is
+ * written. Other ranks idle. With one rank, rank 0 sends to itself with
+ * Isend/Irecv. */
 #include "mpitest.h"
 
-#define MAXSZ (16u << 20)
 #define GUARD 16
+
+static long maxsz = 1L << 24;
 
 static int sizes[128];
 static int nsizes;
 
 static void add_size(long s) {
-    if (s < 0 || s > (long)MAXSZ) return;
+    if (s < 0 || s > maxsz) return;
     for (int i = 0; i < nsizes; i++)
         if (sizes[i] == s) return;
     sizes[nsizes++] = (int)s;
@@ -28,16 +30,19 @@ static void check_recv(unsigned char *r, int n, unsigned seed, MPI_Status *st, i
 
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "pingpong_sizes");
+    int maxk = argc > 1 ? atoi(argv[1]) : 24;
+    CHECK(maxk >= 2 && maxk <= 28, "K must be 2..28, not %d", maxk);
+    maxsz = 1L << maxk;
     add_size(0);
     add_size(1);
     add_size(2);
     add_size(3);
-    for (int k = 2; k <= 24; k++) {
+    for (int k = 2; k <= maxk; k++) {
         add_size((1L << k) - 1);
         add_size(1L << k);
         add_size((1L << k) + 1);
     }
-    unsigned char *s = malloc(MAXSZ + GUARD), *r = malloc(MAXSZ + GUARD);
+    unsigned char *s = malloc((size_t)maxsz + GUARD), *r = malloc((size_t)maxsz + GUARD);
     CHECK(s && r, "malloc");
     if (mt_size == 1) {
         for (int i = 0; i < nsizes; i++) {

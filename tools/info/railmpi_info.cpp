@@ -4,11 +4,14 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "base/settings.hpp"
 #include "device/self/self_device.hpp"
 #include "device/shm/shm_device.hpp"
 #include "device/tcp/tcp_device.hpp"
+#include "mcm/rails/policy.hpp"
+#include "mcm/rails/rail_list.hpp"
 
 using railmpi::base::Settings;
 using railmpi::base::setting_specs;
@@ -47,10 +50,28 @@ int main(int argc, char** argv) {
   std::printf("Devices (figures as each device reports them; the multi-method layer picks per peer):\n");
   railmpi::device::self::SelfDevice self(0);
   railmpi::device::shm::ShmDevice shm(0, 2, "info", settings);
-  railmpi::device::tcp::TcpDevice tcp(0, 2, settings);
+  namespace rails = railmpi::mcm::rails;
+  std::vector<rails::Rail> rail_list;
+  std::string error;
+  const bool rails_ok = rails::select_rails(rails::local_interfaces(), settings.tcp_rails, settings.tcp_interface,
+                                            rail_list, error);
+  in_addr first{};
+  if (rails_ok) first = rail_list[0].address;
+  railmpi::device::tcp::TcpDevice tcp(0, 2, settings, first);
   print_device(self);
   print_device(shm);
   print_device(tcp);
+  std::printf("\nRails (tcp channels: %u per rail; policy %s, stripe threshold %zu B):\n",
+              settings.tcp_conns_per_rail, settings.rail_policy.c_str(), settings.stripe_threshold);
+  if (!rails_ok) std::printf("  error: %s\n", error.c_str());
+  for (std::size_t r = 0; r < rail_list.size(); ++r)
+    std::printf("  rail %zu  %-8s %s/%d%s\n", r, rail_list[r].name.c_str(),
+                rails::address_text(rail_list[r].address).c_str(), rail_list[r].prefix,
+                rail_list[r].loopback ? " (loopback)" : "");
+  rails::Policy policy;
+  if (!rails::parse_policy(settings.rail_policy, policy))
+    std::printf("  error: RAILMPI_RAIL_POLICY=%s is not a policy (binding, round-robin, striping, epc)\n",
+                settings.rail_policy.c_str());
   std::printf("\nSettings (environment variables, value in force):\n");
   for (const auto& s : setting_specs()) {
     std::printf("  %-26.*s = %-10s  %.*s\n", int(s.name.size()), s.name.data(),

@@ -79,11 +79,11 @@ bool send_small(int fd, const void* data, std::size_t len) {
 
 }  // namespace
 
-TcpDevice::TcpDevice(int my_rank, int job_size, const base::Settings& settings)
+TcpDevice::TcpDevice(int my_rank, int job_size, const base::Settings& settings, in_addr bind)
     : my_rank_(my_rank),
       peers_(static_cast<std::size_t>(job_size)),
       eager_limit_(settings.tcp_eager_limit),
-      interface_(settings.tcp_interface) {
+      bind_(bind) {
   if (my_rank < 0 || my_rank >= job_size)
     base::fatal("tcp device: rank %d outside job of size %d", my_rank, job_size);
   for (int r = 0; r < job_size; ++r) peers_[static_cast<std::size_t>(r)].rank = r;
@@ -111,11 +111,7 @@ Figures TcpDevice::figures() const {
 
 std::string TcpDevice::local_address() {
   if (listen_fd_ >= 0) return address_;
-  in_addr ip{};
-  std::string error;
-  if (!net::choose_listen_address(interface_, ip, error))
-    base::fatal("tcp device: %s", error.c_str());
-
+  const in_addr ip = bind_;
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) base::fatal("tcp device: socket: %s", net::errno_text(errno).c_str());
   net::set_buffers(fd);  // inherited by accepted sockets
@@ -207,6 +203,17 @@ void TcpDevice::start_connect(Peer& peer) {
   }
   net::set_nodelay(fd);
   net::set_buffers(fd);
+  // Leave from this channel's own address, so that the connection uses this rail.
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  local.sin_addr = bind_;
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&local), sizeof local) != 0) {
+    const int err = errno;
+    ::close(fd);
+    fail_peer(peer, "connection to rank " + std::to_string(peer.rank) + " (" + peer.address +
+                        ") failed: bind: " + net::errno_text(err));
+    return;
+  }
   int r;
   do {
     r = ::connect(fd, reinterpret_cast<const sockaddr*>(&peer.addr), sizeof peer.addr);

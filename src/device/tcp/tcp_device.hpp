@@ -1,8 +1,10 @@
 // The tcp device: frames over one TCP connection per pair of ranks.
 //
+// One device is one *channel*: it listens on the one IPv4 address it was constructed with (the
+// multi-method layer creates one device per rail and connection, see src/mcm/rails/).
+//
 // Start-up: local_address() opens a non-blocking listening socket (port chosen by the kernel) on
-// RAILMPI_TCP_INTERFACE or the host's first non-loopback IPv4 address that is up (127.0.0.1 when
-// there is none). connect() only records the peers' addresses and calls bootstrap.barrier()
+// the bind address. connect() only records the peers' addresses and calls bootstrap.barrier()
 // ZERO times on every rank: connections are made lazily on the first send to a peer.
 //
 // Handshake: the connecting rank sends Hello{rank}, the accepting rank answers Ack{accepted}.
@@ -35,7 +37,8 @@ namespace railmpi::device::tcp {
 
 class TcpDevice final : public Device {
  public:
-  TcpDevice(int my_rank, int job_size, const base::Settings& settings);
+  // `bind`: the local IPv4 address this channel listens on, connects from and advertises.
+  TcpDevice(int my_rank, int job_size, const base::Settings& settings, in_addr bind);
   ~TcpDevice() override;
 
   std::string_view name() const override { return "tcp"; }
@@ -48,6 +51,12 @@ class TcpDevice final : public Device {
   void wait(std::chrono::microseconds timeout) override;
   bool idle() const override { return queued_ == 0; }
   void shutdown() override;
+
+  // A descriptor that becomes readable when poll() has something to do (the epoll set), so that
+  // the multi-method layer can wait on several channels at once.
+  int wait_fd() const { return epoll_fd_; }
+  // True when poll() has work that wait_fd() does not signal (a failure recorded inside send()).
+  bool has_reports() const { return !pending_failures_.empty(); }
 
  private:
   Conn* add_conn(int fd, Role role, int peer, unsigned events);
@@ -75,7 +84,7 @@ class TcpDevice final : public Device {
   const int my_rank_;
   std::vector<Peer> peers_;
   const std::size_t eager_limit_;
-  const std::string interface_;
+  const in_addr bind_;
   FrameHandler handler_{};
 
   int epoll_fd_ = -1;

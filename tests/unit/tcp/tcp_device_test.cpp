@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/settings.hpp"
+#include "device/tcp/net.hpp"
 #include "device/tcp/tcp_device.hpp"
 
 namespace railmpi::device::tcp {
@@ -29,6 +30,14 @@ base::Settings test_settings(std::string interface = "127.0.0.1") {
   s.tcp_eager_limit = 64 * 1024;
   s.tcp_interface = std::move(interface);
   return s;
+}
+
+// The address a channel for `settings` binds (RAILMPI_TCP_INTERFACE, or the automatic choice).
+in_addr bind_of(const base::Settings& settings) {
+  in_addr ip{};
+  std::string error;
+  if (!net::choose_listen_address(settings.tcp_interface, ip, error)) ADD_FAILURE() << error;
+  return ip;
 }
 
 struct Frame {
@@ -72,7 +81,7 @@ std::vector<std::unique_ptr<Node>> make_job(int n, const base::Settings& setting
   for (int r = 0; r < n; ++r) {
     auto node = std::make_unique<Node>();
     node->rank = r;
-    node->dev = std::make_unique<TcpDevice>(r, n, settings);
+    node->dev = std::make_unique<TcpDevice>(r, n, settings, bind_of(settings));
     node->dev->set_handler(FrameHandler{node.get(), &Node::on_frame, &Node::on_failed});
     cards.push_back(PeerAddress{r, -1, 0, node->dev->local_address()});
     nodes.push_back(std::move(node));
@@ -562,7 +571,7 @@ TEST(TcpDevice, KilledProcessIsReported) {
     // Child: rank 1. Echoes every frame back to rank 0 until killed.
     close(to_child[1]);
     close(to_parent[0]);
-    TcpDevice dev(1, 2, test_settings());
+    TcpDevice dev(1, 2, test_settings(), bind_of(test_settings()));
     const std::string mine = dev.local_address();
     char buf[128] = {};
     if (write(to_parent[1], mine.c_str(), mine.size() + 1) < 0) _exit(2);
@@ -594,7 +603,7 @@ TEST(TcpDevice, KilledProcessIsReported) {
   std::vector<std::unique_ptr<Node>> nodes;
   auto node = std::make_unique<Node>();
   node->rank = 0;
-  node->dev = std::make_unique<TcpDevice>(0, 2, test_settings());
+  node->dev = std::make_unique<TcpDevice>(0, 2, test_settings(), bind_of(test_settings()));
   node->dev->set_handler(FrameHandler{node.get(), &Node::on_frame, &Node::on_failed});
   const std::string mine = node->dev->local_address();
   char buf[128] = {};

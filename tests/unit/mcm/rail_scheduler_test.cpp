@@ -1,0 +1,226 @@
+// The rail scheduler over real channels: two "ranks" in one process, each with two tcp
+// channels on loopback rails (127.0.0.1 and 127.0.0.2), driven from the test thread.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/settings.hpp"
+#include "mcm/rails/scheduler.hpp"
+
+namespace railmpi::mcm::rails {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+struct Received {
+  std::vector<std::uint32_t> ids;  // ordered frames: header value, arrival order
+  std::vector<std::vector<std::byte>> payloads;
+  std::vector<std::byte> placed;   // placeable frames: bytes put at header offset + part offset
+  std::size_t placed_bytes = 0;
+  int parts = 0;
+  bool expect_failure = false;
+  std::vector<std::string> failures;
+
+  static void on_frame(void* ctx, int, std::span<const std::byte> h, std::span<const std::byte> p) {
+    auto* r = static_cast<Received*>(ctx);
+    std::uint32_t id = 0;
+    std::memcpy(&id, h.data(), sizeof id);
+    r->ids.push_back(id);
+    r->payloads.emplace_back(p.begin(), p.end());
+  }
+  static void on_part(void* ctx, int, std::span<const std::byte> h, std::size_t part_offset,
+                      std::span<const std::byte> p) {
+    auto* r = static_cast<Received*>(ctx);
+    std::uint64_t base = 0;
+    std::memcpy(&base, h.data(), sizeof base);
+    std::memcpy(r->placed.data() + base + part_offset, p.data(), p.size());
+    r->placed_bytes += p.size();
+    ++r->parts;
+  }
+  static void on_failed(void* ctx, int peer, std::string_view why) {
+    auto* r = static_cast<Received*>(ctx);
+    if (!r->expect_failure) ADD_FAILURE() << "peer " << peer << " failed: " << why;
+    r->failures.emplace_back(why);
+  }
+};
+
+struct Node {
+  std::vector<Channel> channels;
+  std::unique_ptr<Scheduler> scheduler;
+  Received got;
+};
+
+in_addr ip(const char* text) {
+  in_addr a{};
+  inet_pton(AF_INET, text, &a);
+  return a;
+}
+
+// Two ranks, two channels each, the given policy.
+std::vector<std::unique_ptr<Node>> make_pair(Policy policy, int bind = -1, std::size_t threshold = 16384) {
+  base::Settings settings{};
+  settings.tcp_eager_limit = 64 * 1024;
+  const char* rails[] = {"127.0.0.1", "127.0.0.2"};
+  std::vector<std::unique_ptr<Node>> nodes;
+  for (int r = 0; r < 2; ++r) {
+    auto node = std::make_unique<Node>();
+    for (int c = 0; c < 2; ++c) {
+      Channel ch;
+      ch.device = std::make_unique<device::tcp::TcpDevice>(r, 2, settings, ip(rails[c]));
+      ch.rail = c;
+      ch.address = ip(rails[c]);
+      ch.prefix = 8;
+      ch.where = rails[c];
+      node->channels.push_back(std::move(ch));
+    }
+    node->scheduler = std::make_unique<Scheduler>(r, 2, policy, bind, threshold, node->channels);
+    node->scheduler->set_upper(device::FrameHandler{&node->got, &Received::on_frame, &Received::on_failed,
+                                                    &Received::on_part});
+    nodes.push_back(std::move(node));
+  }
+  for (int r = 0; r < 2; ++r) {
+    Node& me = *nodes[r];
+    Node& other = *nodes[1 - r];
+    for (int c = 0; c < 2; ++c) {
+      device::PeerAddress pa{1 - r, -1, 0, other.channels[c].device->local_address()};
+      me.channels[c].device->connect(std::span(&pa, 1), device::Bootstrap{});
+      me.channels[c].device->set_handler(me.scheduler->channel_handler(c));
+    }
+    me.scheduler->add_peer(1 - r, {0, 1});
+  }
+  return nodes;
+}
+
+bool pump(std::vector<std::unique_ptr<Node>>& nodes, const std::function<bool()>& done) {
+  const auto end = Clock::now() + 20s;
+  while (!done()) {
+    if (Clock::now() > end) return false;
+    for (auto& n : nodes)
+      for (auto& c : n->channels) c.device->poll();
+  }
+  return true;
+}
+
+struct Counter {
+  static void on_done(device::SendOp& op) { ++*static_cast<int*>(op.owner); }
+};
+
+std::vector<std::byte> pattern(std::size_t n, std::uint32_t seed) {
+  std::vector<std::byte> v(n);
+  std::uint32_t x = seed * 2654435761u + 1;
+  for (auto& b : v) {
+    x = x * 1103515245u + 12345u;
+    b = std::byte(x >> 24);
+  }
+  return v;
+}
+
+TEST(RailScheduler, RoundRobinOrderedFramesArriveInOrderOverBothChannels) {
+  auto nodes = make_pair(Policy::round_robin);
+  constexpr int kFrames = 3000;
+  std::vector<device::SendOp> ops(kFrames);
+  std::vector<std::vector<std::byte>> data;
+  int done = 0, queued = 0;
+  for (int i = 0; i < kFrames; ++i) data.push_back(pattern(std::size_t(i * 37) % 40000, std::uint32_t(i)));
+  for (int i = 0; i < kFrames; ++i) {
+    device::SendOp& op = ops[i];
+    const std::uint32_t id = std::uint32_t(i);
+    std::memcpy(op.header.data(), &id, sizeof id);
+    op.header_len = 40;
+    op.payload = data[i].data();
+    op.payload_len = data[i].size();
+    op.on_done = Counter::on_done;
+    op.owner = &done;
+    if (nodes[0]->scheduler->send(1, op) == device::SendResult::queued) ++queued;
+  }
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() == kFrames && done == queued; }));
+  for (int i = 0; i < kFrames; ++i) {
+    ASSERT_EQ(nodes[1]->got.ids[i], std::uint32_t(i));
+    ASSERT_EQ(nodes[1]->got.payloads[i], data[i]) << "frame " << i;
+  }
+  EXPECT_EQ(nodes[0]->channels[0].stats.frames, kFrames / 2);
+  EXPECT_EQ(nodes[0]->channels[1].stats.frames, kFrames / 2);
+  EXPECT_EQ(nodes[1]->scheduler->held(), 0u);
+}
+
+// A placeable frame of `bytes` from node 0; returns after node 1 placed it all.
+void send_placeable(std::vector<std::unique_ptr<Node>>& nodes, std::size_t bytes, device::Marker marker,
+                    int expected_parts) {
+  const auto data = pattern(bytes, 99);
+  nodes[1]->got.placed.assign(bytes + 1000, std::byte{0});
+  device::SendOp op;
+  const std::uint64_t base = 1000;  // where the receiver places it (a data frame's offset)
+  std::memcpy(op.header.data(), &base, sizeof base);
+  op.header_len = 40;
+  op.payload = data.data();
+  op.payload_len = bytes;
+  op.placeable = true;
+  op.marker = marker;
+  int done = 0;
+  op.on_done = Counter::on_done;
+  op.owner = &done;
+  const bool queued = nodes[0]->scheduler->send(1, op) == device::SendResult::queued;
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.placed_bytes == bytes && done == (queued ? 1 : 0); }));
+  EXPECT_TRUE(std::equal(data.begin(), data.end(), nodes[1]->got.placed.begin() + base));
+  EXPECT_EQ(nodes[1]->got.parts, expected_parts);
+  EXPECT_TRUE(nodes[0]->scheduler->held() == 0);
+  EXPECT_EQ(done, queued ? 1 : 0);  // on_done exactly once, and only when queued
+}
+
+TEST(RailScheduler, StripingSplitsAPlaceableFrameAcrossBothChannels) {
+  auto nodes = make_pair(Policy::striping);
+  send_placeable(nodes, 1 << 20, device::Marker::blocking, 2);
+  EXPECT_EQ(nodes[0]->channels[0].stats.parts, 1u);
+  EXPECT_EQ(nodes[0]->channels[1].stats.parts, 1u);
+  EXPECT_EQ(nodes[0]->channels[0].stats.bytes + nodes[0]->channels[1].stats.bytes, std::uint64_t{1} << 20);
+}
+
+TEST(RailScheduler, StripingSendsSmallFramesWhole) {
+  auto nodes = make_pair(Policy::striping);
+  send_placeable(nodes, 16383, device::Marker::blocking, 1);
+  EXPECT_EQ(nodes[0]->channels[0].stats.parts + nodes[0]->channels[1].stats.parts, 0u);
+}
+
+TEST(RailScheduler, EpcStripesBlockingAndRotatesNonBlocking) {
+  auto nodes = make_pair(Policy::epc);
+  send_placeable(nodes, 256 * 1024, device::Marker::collective, 2);
+  nodes[1]->got.parts = 0;
+  nodes[1]->got.placed_bytes = 0;
+  send_placeable(nodes, 256 * 1024, device::Marker::nonblocking, 1);
+}
+
+TEST(RailScheduler, BindingUsesOnlyTheBoundChannel) {
+  auto nodes = make_pair(Policy::binding, 1);
+  send_placeable(nodes, 1 << 20, device::Marker::blocking, 1);
+  EXPECT_EQ(nodes[0]->channels[0].stats.frames, 0u);
+  EXPECT_EQ(nodes[0]->channels[1].stats.frames, 1u);
+}
+
+TEST(RailScheduler, LostPeerIsReportedOnceNamingTheChannel) {
+  auto nodes = make_pair(Policy::round_robin);
+  nodes[0]->got.expect_failure = true;
+  // Connect both channels, then the peer vanishes abruptly (its devices are destroyed).
+  std::vector<device::SendOp> ops(2);
+  for (auto& op : ops) op.header_len = 8;
+  for (auto& op : ops) nodes[0]->scheduler->send(1, op);
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() == 2; }));
+  for (auto& c : nodes[1]->channels) c.device.reset();
+  std::vector<std::unique_ptr<Node>> alive;
+  alive.push_back(std::move(nodes[0]));
+  ASSERT_TRUE(pump(alive, [&] {
+    return alive[0]->channels[0].stats.failures + alive[0]->channels[1].stats.failures == 2;
+  }));
+  ASSERT_EQ(alive[0]->got.failures.size(), 1u);
+  EXPECT_NE(alive[0]->got.failures[0].find("channel "), std::string::npos) << alive[0]->got.failures[0];
+  EXPECT_NE(alive[0]->got.failures[0].find("127.0.0."), std::string::npos) << alive[0]->got.failures[0];
+}
+
+}  // namespace
+}  // namespace railmpi::mcm::rails
