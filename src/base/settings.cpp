@@ -25,6 +25,8 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
                 "Progress polls a waiting rank spins before it starts yielding (50 when a node has more ranks than cores, unless set)."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel."},
+    SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "4K",
+                "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point)."},
     SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr."},
 };
 
@@ -88,6 +90,7 @@ Settings Settings::from_environment() {
   s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
   s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
+  s.node_coll_limit = read_size("RAILMPI_NODE_COLL_LIMIT");
   s.verbose = static_cast<int>(read_size("RAILMPI_VERBOSE"));
   return s;
 }
@@ -104,6 +107,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_HEADER_CACHE") return header_cache ? "1" : "0";
   if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
   if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);
+  if (name == "RAILMPI_NODE_COLL_LIMIT") return std::to_string(node_coll_limit);
   if (name == "RAILMPI_VERBOSE") return std::to_string(verbose);
   return {};
 }

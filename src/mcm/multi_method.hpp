@@ -16,6 +16,7 @@
 #include "device/self/self_device.hpp"
 #include "device/shm/shm_device.hpp"
 #include "device/tcp/tcp_device.hpp"
+#include "mcm/node_memory.hpp"
 
 namespace railmpi::mcm {
 
@@ -63,6 +64,8 @@ class MultiMethod {
   // Ranks that share this rank's node (including itself), in rank order.
   const std::vector<int>& node_ranks() const { return node_ranks_; }
   const std::string& host() const { return host_; }
+  // The node's shared region for node-level collectives (node_memory.hpp); valid after connect().
+  NodeMemory node_memory() const { return NodeMemory(shm_ ? shm_->node_region() : nullptr); }
 
   bool idle() const;
   void shutdown();
