@@ -1,34 +1,41 @@
 // Node-level collectives: blocking barrier, bcast, reduce and allreduce of small messages on
 // intracommunicators whose ranks all share one node, through one slot of the node's shared region
-// (mcm/node_memory.hpp) instead of point-to-point messages. Every call returns false, having done
-// nothing, when the communicator or the message does not qualify; the caller then runs the
+// (mcm/node_memory.hpp) instead of point-to-point messages. Every call returns not_taken, having
+// done nothing, when the communicator or the message does not qualify; the caller then runs the
 // point-to-point schedule. Whether a call qualifies depends only on what every member agrees on
 // (communicator, size in bytes, predefined operation), so all members take the same path.
 //
 // Slot: the communicator's rank 0 claims one at the communicator's first qualifying call and
 // broadcasts its index over point-to-point (once); each member releases it when it frees the
 // communicator. Layout, with n members and L = RAILMPI_NODE_COLL_LIMIT rounded up to 64:
-//   line 0        release: number of the last call whose writer finished
-//   lines 1..n    arrive[i]: number of the last call rank i entered
-//   2 cells of L  results of bcast and allreduce, alternating by call number
-//   n cells of L  each rank's contribution to a reduction
-// A line is 64 bytes: a 32-bit call number (a futex word), the count of ranks asleep on it and the
-// byte count its writer passed (the release line: the largest of the call; ranks expecting fewer
-// bytes report a truncation, as the point-to-point algorithms do).
+//   n lines          flag[i]: written by rank i only
+//   kDepth cells     bcast data, by call number modulo kDepth
+//   2n cells         each rank's reduction input, by call number modulo 2
+// A line is 64 bytes: the number of the last call its rank entered (a 32-bit futex word), the
+// count of ranks asleep on it, and the byte count its rank passed in each of the last kDepth
+// calls that carried data from it (bcast root, reduce, allreduce; ranks expecting fewer bytes
+// than were passed report a truncation).
 //
-// Call s (the communicator's s-th node-level collective): every rank sets arrive[me] = s. One
-// writer (the root of bcast and reduce, rank 0 of barrier and allreduce) waits for what it needs,
-// does the work and sets release = s; every other rank waits for release >= s, then copies its
-// result. Reductions are combined in one fixed order, x0 op (x1 op (... op x(n-1))), by one rank,
-// so every rank gets bitwise the same result. A bcast root only waits until every rank entered
-// call s-1 (the reader of the result cell it is about to fill finished call s-2).
-// Waiting spins RAILMPI_SPIN_COUNT times, yields RAILMPI_YIELD_COUNT times, then sleeps on the
+// Call s (the communicator's s-th node-level collective), flat and without any lock:
+//   barrier    every rank sets flag[me] = s and waits until every flag reached s;
+//   allreduce  every rank puts its input in its cell, sets its flag and waits for every flag;
+//              then every rank combines all inputs in one fixed order, x0 op (x1 op (... x(n-1))),
+//              so every rank computes bitwise the same result (floating point included);
+//   reduce     the same, but only the root waits and combines; the others return at once;
+//   bcast      the root puts the data in bcast cell s mod kDepth and sets its flag; the others
+//              set theirs, wait for the root's and copy.
+// Reuse of cells: a rank writes its input cell of call s only once every rank entered call s-1
+// (so every reader finished call s-2, the last user of that cell), and a bcast root its cell
+// once every rank entered call s-kDepth+1. These waits are usually already satisfied; a rank
+// remembers up to which call every member is known to have arrived and skips them then.
+// Waiting spins RAILMPI_SPIN_COUNT polls, yields RAILMPI_YIELD_COUNT times, then sleeps on the
 // futex in growing slices; the progress engine is polled throughout, so point-to-point and
 // non-blocking collective traffic keeps moving.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "base/settings.hpp"
 #include "coll/schedule.hpp"
@@ -40,6 +47,11 @@ namespace railmpi::coll {
 
 class NodeCollectives {
  public:
+  // Bcast calls a root may run ahead of the slowest receiver.
+  static constexpr std::uint32_t kDepth = 4;
+  // Bytes a slot needs for n members and cells of `cell` bytes.
+  static std::size_t slot_bytes(std::size_t n, std::size_t cell) { return n * (64 + 2 * cell) + kDepth * cell; }
+
   NodeCollectives(mcm::MultiMethod& mcm, Engine& engine, const base::Settings& settings);
 
   // not_taken: nothing done, run the point-to-point schedule. truncated: the call completed but
@@ -62,37 +74,49 @@ class NodeCollectives {
   std::size_t limit() const { return limit_; }
 
  private:
-  struct alignas(64) Line {
+  struct alignas(64) Flag {
     std::uint32_t seq;
     std::uint32_t sleepers;
-    std::uint64_t bytes;
+    std::uint64_t bytes[kDepth];
+  };
+  // What this process knows of a slot it uses: its call count, and the call every member is
+  // known to have entered.
+  struct Progress {
+    std::uint32_t seq = 0;
+    std::uint32_t synced = 0;
   };
   // One call's view of the communicator's slot.
-  struct Cell {
-    Line* release;
-    Line* arrive;  // [n]
-    std::byte* results;  // 2 cells
-    std::byte* inputs;   // n cells
+  struct Call {
+    Flag* flags;  // [n]
+    std::byte* bcast_cells;
+    std::byte* input_cells;
     std::size_t cell;
+    int n;
+    int me;
     std::uint32_t seq;
-    std::byte* result() const { return results + (seq & 1u) * cell; }
-    std::byte* input(int rank) const { return inputs + std::size_t(rank) * cell; }
+    Progress* progress;
+    std::byte* bcast_cell() const { return bcast_cells + (seq % kDepth) * cell; }
+    std::byte* input(int rank) const { return input_cells + (std::size_t(rank) * 2 + (seq & 1u)) * cell; }
+    std::uint64_t bytes_of(int rank) const { return flags[rank].bytes[seq % kDepth]; }
   };
 
   // Whether `c` may take the node path for `bytes`; decides its slot on the first call.
   bool usable(const core::Communicator& c, std::size_t bytes);
   void decide(const core::Communicator& c);
-  Cell begin(const core::Communicator& c);
-  // Waits until line.seq has reached `target` (wraparound-safe).
-  void wait_for(Line& line, std::uint32_t target);
-  void post(Line& line, std::uint32_t value, std::size_t bytes);
-  // Largest byte count posted by ranks [0, n) for call k.seq (the writer, after waiting for all).
-  static std::size_t largest(const Cell& k, int n);
-  static Result outcome(const Cell& k, std::size_t bytes) {
-    return k.release->bytes > bytes ? Result::truncated : Result::done;
-  }
-  // Writer of a reduction: x0 op (x1 op (... op x(n-1))) of the input cells into out.
-  void combine(const Cell& k, int n, void* out, std::size_t count, const Reducer& op);
+  Call begin(const core::Communicator& c);
+  // Sets this rank's flag to the call's number, first recording the byte count it passes unless
+  // kNoBytes. Only calls that waited for every rank to enter call seq-kDepth+1 record one (no
+  // reader of the entry for call seq-kDepth is left then).
+  static constexpr std::size_t kNoBytes = ~std::size_t{0};
+  void arrive(const Call& k, std::size_t bytes);
+  // Waits until every other rank's flag reached `target` (and records it).
+  void wait_all(const Call& k, std::uint32_t target);
+  // Waits until flag.seq has reached `target` (wraparound-safe).
+  void wait_for(Flag& flag, std::uint32_t target);
+  // Largest byte count any rank passed in this call (after wait_all).
+  static std::size_t largest(const Call& k);
+  // x0 op (x1 op (... op x(n-1))) of the input cells into out.
+  static void combine(const Call& k, void* out, std::size_t count, const Reducer& op);
 
   mcm::MultiMethod& mcm_;
   mcm::NodeMemory memory_;
@@ -101,6 +125,7 @@ class NodeCollectives {
   std::size_t cell_;
   unsigned spin_;
   unsigned yield_;
+  std::vector<Progress> progress_;  // per slot
 };
 
 }  // namespace railmpi::coll

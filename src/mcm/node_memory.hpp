@@ -25,6 +25,7 @@ class NodeMemory {
   void release(int slot) { region_->release(slot); }
   std::span<std::byte> slot(int index) const { return region_->slot(index); }
   std::size_t slot_bytes() const { return region_->slot_bytes(); }
+  int slots() const { return region_->slots(); }
 
   static void wait(std::uint32_t* word, std::uint32_t expected, std::chrono::microseconds timeout) {
     device::shm::NodeRegion::wait(word, expected, timeout);

@@ -169,7 +169,7 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   if (with_region && leader == my_rank_) {
     std::string error;
     node_region_ = NodeRegion::create(node_region_name(leader), members, kNodeSlots,
-                                      std::size_t(members + 2) * (64 + node_cell_bytes_), &error);
+                                      node_slot_bytes(members), &error);
     if (!node_region_.valid()) base::fatal("shm device: %s", error.c_str());
   }
 
@@ -179,7 +179,7 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     node_region_ = NodeRegion::open(node_region_name(leader), &error);
     if (!node_region_.valid()) base::fatal("shm device: %s", error.c_str());
     if (node_region_.members() != members ||
-        node_region_.slot_bytes() != std::size_t(members + 2) * (64 + node_cell_bytes_)) {
+        node_region_.slot_bytes() != node_slot_bytes(members)) {
       base::fatal("shm device: the node region of rank %d does not match this rank's layout "
                   "(RAILMPI_NODE_COLL_LIMIT must be the same on every rank)", leader);
     }
@@ -208,6 +208,10 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   single_copy_ = ok;
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
+}
+
+std::size_t ShmDevice::node_slot_bytes(int members) const {
+  return std::size_t(members) * (64 + 2 * node_cell_bytes_) + 4 * node_cell_bytes_;
 }
 
 std::string ShmDevice::node_region_name(int leader) const {

@@ -12,8 +12,9 @@
 //
 // Node region (node_region.hpp): with RAILMPI_NODE_COLL_LIMIT > 0 and at least one peer, the
 // lowest rank of the node creates the node's shared region before that barrier and the others map
-// it after it. Each of its kNodeSlots slots has room for members + 2 cells of one 64-byte line
-// plus RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), to be laid out by its users.
+// it after it. Each of its kNodeSlots slots has room, per member, for one 64-byte line and two
+// cells of RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), plus four more such cells: the
+// layout of the node-level collectives, which lay it out themselves.
 #pragma once
 
 #include <sys/types.h>
@@ -96,6 +97,7 @@ class ShmDevice final : public Device {
   void check_peers_alive();
   void fail_peer(Peer& p, const std::string& why);
   std::string node_region_name(int leader) const;
+  std::size_t node_slot_bytes(int members) const;
 
   int my_rank_;
   int job_size_;
