@@ -1,5 +1,6 @@
 #include "base/settings.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +27,7 @@ constexpr std::array kSpecs{
                 "Progress polls a waiting rank spins before it starts yielding (50 when a node has more ranks than cores, unless set)."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel."},
     SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "4K",
-                "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point)."},
+                "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},
     SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr."},
 };
 
@@ -90,7 +91,7 @@ Settings Settings::from_environment() {
   s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
   s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
-  s.node_coll_limit = read_size("RAILMPI_NODE_COLL_LIMIT");
+  s.node_coll_limit = std::min<std::size_t>(read_size("RAILMPI_NODE_COLL_LIMIT"), 64 * 1024);
   s.verbose = static_cast<int>(read_size("RAILMPI_VERBOSE"));
   return s;
 }

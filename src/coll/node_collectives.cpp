@@ -76,7 +76,7 @@ NodeCollectives::Call NodeCollectives::begin(const core::Communicator& c) {
 
 void NodeCollectives::arrive(const Call& k, std::size_t bytes) {
   Flag& f = k.flags[k.me];
-  if (bytes != kNoBytes) f.bytes[k.seq % kDepth] = bytes;
+  if (bytes != kNoBytes) f.bytes[k.seq % kDepth] = static_cast<std::uint32_t>(bytes);
   std::atomic_ref<std::uint32_t>(f.seq).store(k.seq, std::memory_order_seq_cst);
   // Pairs with the sleeper's increment and re-check in wait_for().
   if (load(f.sleepers, std::memory_order_seq_cst) != 0) [[unlikely]] mcm::NodeMemory::wake(&f.seq);
@@ -120,7 +120,7 @@ void NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
 }
 
 std::size_t NodeCollectives::largest(const Call& k) {
-  std::uint64_t most = 0;
+  std::uint32_t most = 0;
   for (int i = 0; i < k.n; ++i) most = std::max(most, k.bytes_of(i));
   return std::size_t(most);
 }

@@ -8,13 +8,13 @@
 // Slot: the communicator's rank 0 claims one at the communicator's first qualifying call and
 // broadcasts its index over point-to-point (once); each member releases it when it frees the
 // communicator. Layout, with n members and L = RAILMPI_NODE_COLL_LIMIT rounded up to 64:
-//   n lines          flag[i]: written by rank i only
+//   n flags          flag[i] (two 64-byte lines): written by rank i only
 //   kDepth cells     bcast data, by call number modulo kDepth
 //   2n cells         each rank's reduction input, by call number modulo 2
-// A line is 64 bytes: the number of the last call its rank entered (a 32-bit futex word), the
-// count of ranks asleep on it, and the byte count its rank passed in each of the last kDepth
-// calls that carried data from it (bcast root, reduce, allreduce; ranks expecting fewer bytes
-// than were passed report a truncation).
+// A flag holds, on its first line, the number of the last call its rank entered (a 32-bit futex
+// word) and the count of ranks asleep on it; on its second line the byte count its rank passed
+// in each of the last kDepth calls that carried data from it (bcast root, reduce, allreduce;
+// ranks expecting fewer bytes than were passed report a truncation).
 //
 // Call s (the communicator's s-th node-level collective), flat and without any lock:
 //   barrier    every rank sets flag[me] = s and waits until every flag reached s;
@@ -47,10 +47,11 @@ namespace railmpi::coll {
 
 class NodeCollectives {
  public:
-  // Bcast calls a root may run ahead of the slowest receiver.
-  static constexpr std::uint32_t kDepth = 4;
+  // Bcast calls a root may run ahead of the slowest receiver (deep enough that a busy or
+  // oversubscribed node rarely makes a root wait).
+  static constexpr std::uint32_t kDepth = 16;
   // Bytes a slot needs for n members and cells of `cell` bytes.
-  static std::size_t slot_bytes(std::size_t n, std::size_t cell) { return n * (64 + 2 * cell) + kDepth * cell; }
+  static std::size_t slot_bytes(std::size_t n, std::size_t cell) { return n * (sizeof(Flag) + 2 * cell) + kDepth * cell; }
 
   NodeCollectives(mcm::MultiMethod& mcm, Engine& engine, const base::Settings& settings);
 
@@ -75,10 +76,11 @@ class NodeCollectives {
 
  private:
   struct alignas(64) Flag {
-    std::uint32_t seq;
+    std::uint32_t seq;  // polled by the others: alone on its line with the sleeper count
     std::uint32_t sleepers;
-    std::uint64_t bytes[kDepth];
+    alignas(64) std::uint32_t bytes[kDepth];
   };
+  static_assert(sizeof(Flag) == 128);
   // What this process knows of a slot it uses: its call count, and the call every member is
   // known to have entered.
   struct Progress {
@@ -97,7 +99,7 @@ class NodeCollectives {
     Progress* progress;
     std::byte* bcast_cell() const { return bcast_cells + (seq % kDepth) * cell; }
     std::byte* input(int rank) const { return input_cells + (std::size_t(rank) * 2 + (seq & 1u)) * cell; }
-    std::uint64_t bytes_of(int rank) const { return flags[rank].bytes[seq % kDepth]; }
+    std::uint32_t bytes_of(int rank) const { return flags[rank].bytes[seq % kDepth]; }
   };
 
   // Whether `c` may take the node path for `bytes`; decides its slot on the first call.

@@ -12,9 +12,9 @@
 //
 // Node region (node_region.hpp): with RAILMPI_NODE_COLL_LIMIT > 0 and at least one peer, the
 // lowest rank of the node creates the node's shared region before that barrier and the others map
-// it after it. Each of its kNodeSlots slots has room, per member, for one 64-byte line and two
-// cells of RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), plus four more such cells: the
-// layout of the node-level collectives, which lay it out themselves.
+// it after it. Each of its kNodeSlots slots has room, per member, for two 64-byte lines and two
+// cells of RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), plus 16 more such cells: what the
+// node-level collectives lay out in a slot (coll/node_collectives.hpp).
 #pragma once
 
 #include <sys/types.h>

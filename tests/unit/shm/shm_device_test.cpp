@@ -761,7 +761,7 @@ TEST(ShmDevice, NodeRegionSharedByEveryRank) {
     CHECK(region->members() == 4);
     CHECK(region->complete());
     CHECK(region->slots() == ShmDevice::kNodeSlots);
-    CHECK(region->slot_bytes() == 4 * (64 + 2 * 256) + 4 * 256);  // per member a line and 2 cells, 4 more cells
+    CHECK(region->slot_bytes() == 4 * (128 + 2 * 256) + 16 * 256);  // per member 2 lines and 2 cells, 16 more cells
     if (rank == 2) {
       const int slot = region->claim(4);
       CHECK(slot >= 0);
