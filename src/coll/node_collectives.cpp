@@ -16,6 +16,8 @@ std::uint32_t load(const std::uint32_t& w, std::memory_order mo) {
   return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(w)).load(mo);
 }
 
+constexpr unsigned kPollEvery = 32;
+
 // `seq` is at or past `target` (call numbers wrap around after 2^32 calls).
 bool reached(std::uint32_t seq, std::uint32_t target) { return static_cast<std::int32_t>(seq - target) >= 0; }
 
@@ -51,7 +53,7 @@ void NodeCollectives::decide(const core::Communicator& c) {
   coll::bcast(*s, &slot, sizeof slot, 0);
   engine_.run(std::move(s));
   c.node_slot = slot;
-  if (slot >= 0) progress_[std::size_t(slot)] = Progress{};
+  if (slot >= 0) progress_[std::size_t(slot)] = Progress{0, 0, std::vector<std::uint32_t>(std::size_t(c.size()), 0)};
 }
 
 void NodeCollectives::release(const core::Communicator& c) {
@@ -83,23 +85,36 @@ void NodeCollectives::arrive(const Call& k, std::size_t bytes) {
 }
 
 void NodeCollectives::wait_all(const Call& k, std::uint32_t target) {
-  if (reached(k.progress->synced, target)) return;
-  for (int i = 0; i < k.n; ++i)
-    if (i != k.me) wait_for(k.flags[i], target);
-  k.progress->synced = target;
+  Progress& p = *k.progress;
+  if (reached(p.synced, target)) return;
+  std::uint32_t least_ahead = ~std::uint32_t{0};  // of every other rank, past target
+  for (int i = 0; i < k.n; ++i) {
+    if (i == k.me) continue;
+    wait_rank(k, i, target);
+    least_ahead = std::min(least_ahead, p.seen[std::size_t(i)] - target);
+  }
+  p.synced = target + least_ahead;
 }
 
-void NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
-  if (reached(load(flag.seq, std::memory_order_acquire), target)) return;
+void NodeCollectives::wait_rank(const Call& k, int rank, std::uint32_t target) {
+  std::uint32_t& seen = k.progress->seen[std::size_t(rank)];
+  if (!reached(seen, target)) seen = wait_for(k.flags[rank], target);
+}
+
+std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
+  std::uint32_t v = load(flag.seq, std::memory_order_acquire);
+  if (reached(v, target)) return v;
   progress::Engine& progress = engine_.progress();
+  // Spinning reads only the flag; the devices are polled every kPollEvery reads (a pass over
+  // them costs far more than one read, and would stretch the spin a waiting rank is allowed).
   for (unsigned i = 0; i < spin_; ++i) {
-    progress.poll();
-    if (reached(load(flag.seq, std::memory_order_acquire), target)) return;
+    if (i % kPollEvery == kPollEvery - 1) progress.poll();
+    if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
   }
   for (unsigned i = 0; i < yield_; ++i) {
     sched_yield();
     progress.poll();
-    if (reached(load(flag.seq, std::memory_order_acquire), target)) return;
+    if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
   }
   // Sleep in slices: point-to-point traffic does not wake this futex, so poll between slices.
   auto slice = std::chrono::microseconds(50);
@@ -109,13 +124,13 @@ void NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
     const std::uint32_t now = load(flag.seq, std::memory_order_seq_cst);
     if (!reached(now, target)) mcm::NodeMemory::wait(&flag.seq, now, slice);
     sleepers.fetch_sub(1, std::memory_order_relaxed);
-    if (reached(load(flag.seq, std::memory_order_acquire), target)) return;
+    if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
     if (progress.poll() > 0) {
       slice = std::chrono::microseconds(50);
     } else if (slice < std::chrono::microseconds(2000)) {
       slice *= 2;
     }
-    if (reached(load(flag.seq, std::memory_order_acquire), target)) return;
+    if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
   }
 }
 
@@ -148,7 +163,7 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
     return Result::done;
   }
   arrive(k, kNoBytes);
-  wait_for(k.flags[root], k.seq);
+  wait_rank(k, root, k.seq);
   const std::size_t sent = k.bytes_of(root);
   if (const std::size_t got = std::min(bytes, sent)) std::memcpy(buf, k.bcast_cell(), got);
   return sent > bytes ? Result::truncated : Result::done;

@@ -27,7 +27,8 @@
 // Reuse of cells: a rank writes its input cell of call s only once every rank entered call s-1
 // (so every reader finished call s-2, the last user of that cell), and a bcast root its cell
 // once every rank entered call s-kDepth+1. These waits are usually already satisfied; a rank
-// remembers up to which call every member is known to have arrived and skips them then.
+// remembers the call number it last read from each flag and reads a flag again only when that
+// does not suffice (a root ahead of its receivers costs them one read per kDepth calls).
 // Waiting spins RAILMPI_SPIN_COUNT polls, yields RAILMPI_YIELD_COUNT times, then sleeps on the
 // futex in growing slices; the progress engine is polled throughout, so point-to-point and
 // non-blocking collective traffic keeps moving.
@@ -86,6 +87,7 @@ class NodeCollectives {
   struct Progress {
     std::uint32_t seq = 0;
     std::uint32_t synced = 0;
+    std::vector<std::uint32_t> seen;  // per rank: the last call number read from its flag
   };
   // One call's view of the communicator's slot.
   struct Call {
@@ -111,10 +113,12 @@ class NodeCollectives {
   // reader of the entry for call seq-kDepth is left then).
   static constexpr std::size_t kNoBytes = ~std::size_t{0};
   void arrive(const Call& k, std::size_t bytes);
-  // Waits until every other rank's flag reached `target` (and records it).
+  // Waits until every other rank's flag reached `target` (and records how far they all are).
   void wait_all(const Call& k, std::uint32_t target);
-  // Waits until flag.seq has reached `target` (wraparound-safe).
-  void wait_for(Flag& flag, std::uint32_t target);
+  // Waits until rank's flag reached `target`, unless an earlier read already showed it.
+  void wait_rank(const Call& k, int rank, std::uint32_t target);
+  // Waits until flag.seq has reached `target` (wraparound-safe); returns the value read.
+  std::uint32_t wait_for(Flag& flag, std::uint32_t target);
   // Largest byte count any rank passed in this call (after wait_all).
   static std::size_t largest(const Call& k);
   // x0 op (x1 op (... op x(n-1))) of the input cells into out.
