@@ -11,24 +11,37 @@
 
 #define BENCH_MAX_DEFAULT (4 << 20)
 
-/* Options: -m MAX (bytes), -q (quick: fewer iterations), -i FACTOR (scale
- * iterations). Environment BENCH_QUICK=1 is the same as -q. */
+/* Options: -m MAX (bytes), -s MIN (bytes, first size), -q (quick: fewer
+ * iterations), -i FACTOR (scale iterations), -b (blocking sends where the
+ * program has a non-blocking and a blocking form). Environment BENCH_QUICK=1
+ * is the same as -q. */
 typedef struct {
     long max;
+    long min;
     double iter_scale;
+    int blocking;
 } bench_opts;
 
 static __attribute__((unused)) bench_opts bench_parse(int argc, char **argv) {
-    bench_opts o = {BENCH_MAX_DEFAULT, 1.0};
+    bench_opts o = {BENCH_MAX_DEFAULT, 0, 1.0, 0};
     const char *q = getenv("BENCH_QUICK");
     if (q && atoi(q) > 0) o.iter_scale = 0.2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-m") && i + 1 < argc) o.max = atol(argv[++i]);
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc) o.min = atol(argv[++i]);
+        else if (!strcmp(argv[i], "-b")) o.blocking = 1;
         else if (!strcmp(argv[i], "-q")) o.iter_scale = 0.2;
         else if (!strcmp(argv[i], "-i") && i + 1 < argc) o.iter_scale = atof(argv[++i]);
     }
     if (o.max < 1) o.max = 1;
+    if (o.min < 0) o.min = 0;
     return o;
+}
+
+/* First size of a doubling loop that starts at 1 (or at 0 when allow_zero). */
+static __attribute__((unused)) long bench_first_size(const bench_opts *o, int allow_zero) {
+    if (o->min == 0) return allow_zero ? 0 : 1;
+    return o->min;
 }
 
 /* Iterations scaled by message size: many for small, fewer for large. */

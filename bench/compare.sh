@@ -11,18 +11,7 @@
 #   BENCHES="osu_latency osu_bw"  subset (default: all three).
 #   TRANSPORTS="shm tcp"          subset.
 #
-# How each implementation is steered (2 ranks, one node):
-#   RailMPI  shm: bin/mpiexec -n 2 (default devices shm,tcp)
-#            tcp: bin/mpiexec -n 2 -genv RAILMPI_DEVICES tcp
-#   MPICH    Debian's MPICH 4.0.2 is ch4:ucx. shm: defaults (UCX picks
-#            shared memory). tcp: -genv UCX_TLS tcp,self
-#            -genv UCX_NET_DEVICES lo  (restricts UCX to its TCP transport on
-#            loopback; verified to work with mpiexec.mpich here - without
-#            UCX_NET_DEVICES=lo UCX may refuse the loopback interface).
-#   Open MPI shm: --mca pml ob1 --mca btl self,vader
-#            tcp: --mca pml ob1 --mca btl self,tcp
-#            (pml ob1 is forced so the btl choice is honoured even when the
-#            UCX pml is available.)
+# How each implementation is steered: see bench/peers.sh.
 # Latency: microseconds, lower is better. Bandwidth: MB/s, higher is better.
 # The ratio column is RailMPI / best peer (so < 1 is better for latency,
 # > 1 is better for bandwidth). The whole run takes a few minutes (QUICK=1:
@@ -50,45 +39,17 @@ if [ -x "$build/bin/mpiexec" ]; then
 fi
 [ $have_rail = 1 ] || echo "compare.sh: RailMPI skipped: $build/bin/mpiexec or $build/bench/osu_* not built"
 
-have_mpich=0
-have_ompi=0
-for b in $BENCHES $COLL_BENCHES; do
-    if command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null; then
-        mpicc.mpich -O2 -o "$work/$b.mpich" "$here/$b.c" 2>"$work/build.log" && have_mpich=1 || { cat "$work/build.log"; have_mpich=0; }
-    fi
-    if command -v mpicc.openmpi >/dev/null && command -v mpiexec.openmpi >/dev/null; then
-        mpicc.openmpi -O2 -o "$work/$b.ompi" "$here/$b.c" 2>"$work/build.log" && have_ompi=1 || { cat "$work/build.log"; have_ompi=0; }
-    fi
-done
+. "$here/peers.sh"
+for b in $BENCHES $COLL_BENCHES; do peer_build "$here/$b.c" "$b"; done
 [ $have_mpich = 1 ] || echo "compare.sh: MPICH skipped (mpicc.mpich/mpiexec.mpich missing or build failed)"
 [ $have_ompi = 1 ] || echo "compare.sh: Open MPI skipped (mpicc.openmpi/mpiexec.openmpi missing or build failed)"
-
-# launcher IMPL TRANSPORT -> prints the command prefix
-launcher() {
-    case "$1.$2" in
-    rail.shm) echo "$build/bin/mpiexec -n $NP" ;;
-    rail.tcp) echo "$build/bin/mpiexec -n 2 -genv RAILMPI_DEVICES tcp" ;;
-    mpich.shm) echo "mpiexec.mpich -n $NP" ;;
-    mpich.tcp) echo "mpiexec.mpich -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES lo -n 2" ;;
-    ompi.shm) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader -n $NP" ;;
-    ompi.tcp) echo "mpiexec.openmpi --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,tcp -n 2" ;;
-    esac
-}
-
-binary() {
-    case "$1" in
-    rail) echo "$build/bench/$2" ;;
-    mpich) echo "$work/$2.mpich" ;;
-    ompi) echo "$work/$2.ompi" ;;
-    esac
-}
 
 # run_point IMPL TRANSPORT BENCH -> writes $work/IMPL.TRANSPORT.BENCH (size median)
 run_point() {
     local impl=$1 tr=$2 b=$3 out="$work/$1.$2.$3"
     : >"$out.all"
     for r in $(seq 1 "$RUNS"); do
-        if ! timeout -k 5 "$TLIMIT" $(launcher "$impl" "$tr") "$(binary "$impl" "$b")" $BARGS </dev/null \
+        if ! timeout -k 5 "$TLIMIT" $(peer_launcher "$impl" "$tr" "$NP") "$(peer_binary "$impl" "$b")" $BARGS </dev/null \
             >"$out.run$r" 2>"$out.err$r"; then
             echo "compare.sh: $impl/$tr/$b run $r failed:" >&2
             tail -n 5 "$out.err$r" >&2

@@ -20,7 +20,7 @@ int main(int argc, char **argv) {
         printf("# %-10s %16s\n", "Size", "Bandwidth (MB/s)");
         fflush(stdout);
     }
-    for (long sz = 1; sz <= o.max; sz *= 2) {
+    for (long sz = bench_first_size(&o, 0); sz <= o.max; sz *= 2) {
         int iters = bench_iters(sz, o.iter_scale, 200, 40);
         int warm = iters / 10 + 2;
         MPI_Barrier(MPI_COMM_WORLD);

@@ -1,6 +1,7 @@
 /* osu_bw: unidirectional bandwidth from rank 0 to rank 1. Each iteration
  * posts a window of 64 MPI_Isend (receiver: 64 MPI_Irecv), MPI_Waitall, then
- * the receiver returns a 4-byte ack. Sizes 1 B .. 4 MiB (-m MAX); prints
+ * the receiver returns a 4-byte ack. With -b the sender uses MPI_Send
+ * (blocking point-to-point) instead of MPI_Isend. Sizes 1 B .. 4 MiB (-m MAX); prints
  * MB/s (1 MB = 1e6 bytes). OSU-style, written for RailMPI. */
 #include "bench_common.h"
 
@@ -16,11 +17,11 @@ int main(int argc, char **argv) {
     char *sbuf = bench_alloc(o.max), *rbuf = bench_alloc(o.max), ack[4] = {0};
     MPI_Request rq[WINDOW];
     if (rank == 0) {
-        printf("# RailMPI OSU-style bandwidth test (window %d)\n", WINDOW);
+        printf("# RailMPI OSU-style bandwidth test (window %d, %s sends)\n", WINDOW, o.blocking ? "blocking" : "non-blocking");
         printf("# %-10s %16s\n", "Size", "Bandwidth (MB/s)");
         fflush(stdout);
     }
-    for (long sz = 1; sz <= o.max; sz *= 2) {
+    for (long sz = bench_first_size(&o, 0); sz <= o.max; sz *= 2) {
         int iters = bench_iters(sz, o.iter_scale, 200, 40);
         int warm = iters / 10 + 2;
         MPI_Barrier(MPI_COMM_WORLD);
@@ -31,8 +32,12 @@ int main(int argc, char **argv) {
                 t0 = MPI_Wtime();
             }
             if (rank == 0) {
-                for (int w = 0; w < WINDOW; w++) MPI_Isend(sbuf, (int)sz, MPI_CHAR, 1, 100, MPI_COMM_WORLD, &rq[w]);
-                MPI_Waitall(WINDOW, rq, MPI_STATUSES_IGNORE);
+                if (o.blocking) {
+                    for (int w = 0; w < WINDOW; w++) MPI_Send(sbuf, (int)sz, MPI_CHAR, 1, 100, MPI_COMM_WORLD);
+                } else {
+                    for (int w = 0; w < WINDOW; w++) MPI_Isend(sbuf, (int)sz, MPI_CHAR, 1, 100, MPI_COMM_WORLD, &rq[w]);
+                    MPI_Waitall(WINDOW, rq, MPI_STATUSES_IGNORE);
+                }
                 MPI_Recv(ack, 4, MPI_CHAR, 1, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             } else if (rank == 1) {
                 for (int w = 0; w < WINDOW; w++) MPI_Irecv(rbuf, (int)sz, MPI_CHAR, 0, 100, MPI_COMM_WORLD, &rq[w]);

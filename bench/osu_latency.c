@@ -17,7 +17,7 @@ int main(int argc, char **argv) {
         printf("# %-10s %16s\n", "Size", "Latency (us)");
         fflush(stdout);
     }
-    for (long sz = 0; sz <= o.max; sz = sz ? sz * 2 : 1) {
+    for (long sz = bench_first_size(&o, 1); sz <= o.max; sz = sz ? sz * 2 : 1) {
         int iters = bench_iters(sz, o.iter_scale, 10000, 1000);
         int warm = iters / 10 + 2;
         MPI_Barrier(MPI_COMM_WORLD);

@@ -57,7 +57,7 @@ int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag,
   core::Communicator* c;
   core::TypeInfo t;
   if (int e = check_send("MPI_Bsend", buf, count, type, dest, tag, comm, c, t)) return e;
-  const SendView v = send_view(buf, count, type, t);
+  const PackedView v = packed_view(buf, count, type, t);
   return buffered_send("MPI_Bsend", v.ptr, v.bytes, dest, tag, comm, *c);
 }
 #pragma weak MPI_Bsend = PMPI_Bsend
@@ -67,7 +67,7 @@ int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag
   core::Communicator* c;
   core::TypeInfo t;
   if (int e = check_send("MPI_Ibsend", buf, count, type, dest, tag, comm, c, t)) return e;
-  const SendView v = send_view(buf, count, type, t);
+  const PackedView v = packed_view(buf, count, type, t);
   if (!request) return raise_error(comm, MPI_ERR_ARG, "MPI_Ibsend", "request is NULL");
   if (int e = buffered_send("MPI_Ibsend", v.ptr, v.bytes, dest, tag, comm, *c)) return e;
   // The user's buffer is free as soon as the copy is made: the request is complete at once.

@@ -61,12 +61,12 @@ void make_communicators(Instance& in) {
   if (const char* wd = std::getenv("PWD")) env.set("wdir", wd);
 }
 
-// More ranks on this node than cores it may use: a waiting rank should give its core to the rank
-// it waits for almost at once, so spinning is cut short (unless the user set the spin count).
+// More ranks on this machine than cores it may use: a waiting rank should give its core to the
+// rank it waits for almost at once, so spinning is cut short (unless the user set the spin count).
 void tune_for_oversubscription(Instance& in) {
   cpu_set_t cpus;
   const int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-  const auto local_ranks = static_cast<int>(in.mcm->node_ranks().size());
+  const int local_ranks = in.mcm->machine_ranks();
   if (local_ranks > cores && !base::Settings::is_set("RAILMPI_SPIN_COUNT")) in.settings.spin_count = 50;
 }
 

@@ -139,11 +139,10 @@ int PMPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MP
   p2p::Unexpected* u = slot->p2p.message;
   in.requests.release(slot);
   *message = MPI_MESSAGE_NULL;
-  RecvView v = recv_view(buf, count, t);
+  const RecvView v = recv_view(buf, count, type, t);
   p2p::Request r;
-  in.p2p->mrecv(r, u, v.ptr, v.capacity);
+  in.p2p->mrecv(r, u, v.ptr, v.capacity, v.target());
   in.progress->wait_until([&] { return r.complete; });
-  finish_recv_view(v, r, buf, count, type);
   return finish_receive("MPI_Mrecv", comm, r, status);
 }
 #pragma weak MPI_Mrecv = PMPI_Mrecv
@@ -176,7 +175,7 @@ int PMPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, M
   *message = MPI_MESSAGE_NULL;
   std::size_t capacity;
   void* data = slot_recv_buffer(*slot, buf, count, type, t, capacity);
-  in.p2p->mrecv(slot->p2p, u, data, capacity);
+  in.p2p->mrecv(slot->p2p, u, data, capacity, slot_layout(*slot));
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Imrecv = PMPI_Imrecv

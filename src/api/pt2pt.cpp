@@ -19,7 +19,8 @@ int blocking_send(const char* call, const void* buf, int count, MPI_Datatype typ
   Instance& in = instance();
   const SendView v = send_view(buf, count, type, t);
   p2p::Request r;
-  in.p2p->isend(r, v.ptr, v.bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::blocking);
+  in.p2p->isend(r, v.ptr, v.bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::blocking,
+                v.source());
   in.progress->wait_until([&] { return r.complete; });
   return MPI_SUCCESS;
 }
@@ -44,7 +45,8 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
   s->op = core::RequestOp::send;
   std::size_t bytes;
   const void* data = slot_send_buffer(*s, buf, count, type, t, bytes);
-  in.p2p->isend(s->p2p, data, bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::nonblocking);
+  in.p2p->isend(s->p2p, data, bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::nonblocking,
+                slot_layout(*s));
   return MPI_SUCCESS;
 }
 
@@ -91,11 +93,10 @@ int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
     return MPI_SUCCESS;
   }
   Instance& in = instance();
-  RecvView v = recv_view(buf, count, t);
+  const RecvView v = recv_view(buf, count, type, t);
   p2p::Request r;
-  in.p2p->irecv(r, v.ptr, v.capacity, c->context, source, tag, p2p::Marker::blocking);
+  in.p2p->irecv(r, v.ptr, v.capacity, c->context, source, tag, p2p::Marker::blocking, v.target());
   in.progress->wait_until([&] { return r.complete; });
-  finish_recv_view(v, r, buf, count, type);
   return finish_receive("MPI_Recv", comm, r, status);
 }
 #pragma weak MPI_Recv = PMPI_Recv
@@ -119,7 +120,7 @@ int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI
   s->op = core::RequestOp::recv;
   std::size_t capacity;
   void* data = slot_recv_buffer(*s, buf, count, type, t, capacity);
-  in.p2p->irecv(s->p2p, data, capacity, c->context, source, tag, p2p::Marker::nonblocking);
+  in.p2p->irecv(s->p2p, data, capacity, c->context, source, tag, p2p::Marker::nonblocking, slot_layout(*s));
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Irecv = PMPI_Irecv
@@ -138,16 +139,15 @@ int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
   RecvView rv;
   SendView sv;
   if (source != MPI_PROC_NULL) {
-    rv = recv_view(recvbuf, recvcount, rt);
-    in.p2p->irecv(rr, rv.ptr, rv.capacity, c->context, source, recvtag, p2p::Marker::blocking);
+    rv = recv_view(recvbuf, recvcount, recvtype, rt);
+    in.p2p->irecv(rr, rv.ptr, rv.capacity, c->context, source, recvtag, p2p::Marker::blocking, rv.target());
   }
   if (dest != MPI_PROC_NULL) {
     sv = send_view(sendbuf, sendcount, sendtype, st);
     in.p2p->isend(sr, sv.ptr, sv.bytes, c->job_rank(dest), c->context, c->rank, sendtag, p2p::SendMode::standard,
-                  p2p::Marker::blocking);
+                  p2p::Marker::blocking, sv.source());
   }
   in.progress->wait_until([&] { return rr.complete && sr.complete; });
-  finish_recv_view(rv, rr, recvbuf, recvcount, recvtype);
   if (source == MPI_PROC_NULL) {
     set_proc_null_status(status);
     return MPI_SUCCESS;
@@ -172,14 +172,13 @@ int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int
   sr.complete = dest == MPI_PROC_NULL;
   RecvView rv;
   if (source != MPI_PROC_NULL) {
-    rv = recv_view(buf, count, t);
-    in.p2p->irecv(rr, rv.ptr, rv.capacity, c->context, source, recvtag, p2p::Marker::blocking);
+    rv = recv_view(buf, count, type, t);
+    in.p2p->irecv(rr, rv.ptr, rv.capacity, c->context, source, recvtag, p2p::Marker::blocking, rv.target());
   }
   if (dest != MPI_PROC_NULL)
     in.p2p->isend(sr, copy.data(), bytes, c->job_rank(dest), c->context, c->rank, sendtag, p2p::SendMode::standard,
                   p2p::Marker::blocking);
   in.progress->wait_until([&] { return rr.complete && sr.complete; });
-  finish_recv_view(rv, rr, buf, count, type);
   if (source == MPI_PROC_NULL) {
     set_proc_null_status(status);
     return MPI_SUCCESS;

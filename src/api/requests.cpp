@@ -72,16 +72,16 @@ int start(const char* call, MPI_Request handle) {
   } else if (s->op == core::RequestOp::recv) {
     std::size_t capacity;
     void* data = slot_recv_buffer(*s, const_cast<void*>(s->buf), s->count, s->datatype, t, capacity);
-    in.p2p->irecv(s->p2p, data, capacity, c->context, s->rank, s->tag, p2p::Marker::nonblocking);
+    in.p2p->irecv(s->p2p, data, capacity, c->context, s->rank, s->tag, p2p::Marker::nonblocking, slot_layout(*s));
   } else if (s->buffered) {
-    const SendView v = send_view(s->buf, s->count, s->datatype, t);
+    const PackedView v = packed_view(s->buf, s->count, s->datatype, t);
     s->error = buffered_send(call, v.ptr, v.bytes, s->rank, s->tag, s->comm, *c);
     s->p2p.complete = true;
   } else {
     std::size_t bytes;
     const void* data = slot_send_buffer(*s, s->buf, s->count, s->datatype, t, bytes);
     in.p2p->isend(s->p2p, data, bytes, c->job_rank(s->rank), c->context, c->rank, s->tag, s->mode,
-                  p2p::Marker::nonblocking);
+                  p2p::Marker::nonblocking, slot_layout(*s));
   }
   return MPI_SUCCESS;
 }

@@ -1,6 +1,6 @@
 // Typed user buffers on the point-to-point paths. Contiguous types go to the engine as they are
-// (buffer + true_lb); other types are packed into a staging buffer before a send, and received
-// into one that is unpacked when the receive completes.
+// (buffer + true_lb); other types go as their layout (base::Layout), so that received bytes land in
+// the user's buffer directly and a single-copy receiver reads a sender's runs directly (zero copy).
 #pragma once
 
 #include <algorithm>
@@ -16,15 +16,37 @@ inline std::byte* offset_ptr(const void* buf, std::ptrdiff_t off) {
   return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(off));
 }
 
-// What a send gives the engine; `staging` owns the packed copy (non-contiguous types).
+// What a send gives the engine: a contiguous buffer, or the layout of a non-contiguous one (the
+// engine then lets a single-copy receiver read the runs, or packs them itself).
 struct SendView {
+  const void* ptr = nullptr;
+  std::size_t bytes = 0;
+  base::Layout layout;
+  bool gathered = false;
+  const base::Layout* source() const { return gathered ? &layout : nullptr; }
+};
+
+inline SendView send_view(const void* buf, int count, MPI_Datatype type, const core::TypeInfo& t) {
+  SendView v;
+  v.bytes = t.size * std::size_t(count);
+  if (t.contiguous) [[likely]] {
+    v.ptr = t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
+    return v;
+  }
+  v.gathered = core::layout_of(buf, std::size_t(count), type, v.layout);
+  v.ptr = nullptr;
+  return v;
+}
+
+// Contiguous bytes of a typed buffer (buffered sends copy them into the attached buffer).
+struct PackedView {
   const void* ptr = nullptr;
   std::size_t bytes = 0;
   std::unique_ptr<std::byte[]> staging;
 };
 
-inline SendView send_view(const void* buf, int count, MPI_Datatype type, const core::TypeInfo& t) {
-  SendView v;
+inline PackedView packed_view(const void* buf, int count, MPI_Datatype type, const core::TypeInfo& t) {
+  PackedView v;
   v.bytes = t.size * std::size_t(count);
   if (t.contiguous) [[likely]] {
     v.ptr = t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
@@ -36,44 +58,31 @@ inline SendView send_view(const void* buf, int count, MPI_Datatype type, const c
   return v;
 }
 
-// What a receive gives the engine.
+// What a receive gives the engine: a contiguous buffer, or the layout of a non-contiguous one.
 struct RecvView {
   void* ptr = nullptr;
   std::size_t capacity = 0;
-  std::unique_ptr<std::byte[]> staging;
+  base::Layout layout;
+  bool scattered = false;
+  const base::Layout* target() const { return scattered ? &layout : nullptr; }
 };
 
-inline RecvView recv_view(void* buf, int count, const core::TypeInfo& t) {
+inline RecvView recv_view(void* buf, int count, MPI_Datatype type, const core::TypeInfo& t) {
   RecvView v;
   v.capacity = t.size * std::size_t(count);
   if (t.contiguous) [[likely]] {
     v.ptr = t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
     return v;
   }
-  v.staging.reset(new std::byte[std::max<std::size_t>(v.capacity, 1)]);
-  v.ptr = v.staging.get();
+  v.scattered = core::layout_of(buf, std::size_t(count), type, v.layout);
+  v.ptr = buf;
   return v;
-}
-
-// A blocking receive finished: unpack what arrived (at most the capacity).
-inline void finish_recv_view(RecvView& v, const p2p::Request& r, void* buf, int count, MPI_Datatype type) {
-  if (!v.staging) return;
-  if (!r.cancelled) core::unpack(v.staging.get(), std::min(r.status_bytes, v.capacity), std::size_t(count), type, buf);
-  v.staging.reset();
 }
 
 // ---- non-blocking requests ------------------------------------------------------------------------
 
-// Unpacks (receives) and frees the staging buffer of a completed slot; drops the datatype
-// reference of a non-persistent request. Runs once per completion.
-inline void finish_staging(core::RequestSlot& s) {
-  if (s.staging) {
-    if (s.op == core::RequestOp::recv && !s.p2p.cancelled)
-      core::unpack(s.staging, std::min(s.p2p.status_bytes, s.staging_bytes), std::size_t(s.staging_count),
-                   s.datatype, s.user_buf);
-    delete[] s.staging;
-    s.staging = nullptr;
-  }
+// Drops the datatype reference of a completed non-persistent request. Runs once per completion.
+inline void finish_typed(core::RequestSlot& s) {
   if (s.holds_type && !s.persistent) {
     s.holds_type = false;
     core::dtype::release(s.datatype);
@@ -82,17 +91,17 @@ inline void finish_staging(core::RequestSlot& s) {
 
 // Drops everything a slot holds (before it is released).
 inline void drop_slot_resources(core::RequestSlot& s) {
-  finish_staging(s);
+  finish_typed(s);
   if (s.holds_type) {
     s.holds_type = false;
     core::dtype::release(s.datatype);
   }
 }
 
-inline void staging_complete(p2p::Request& r) { finish_staging(*static_cast<core::RequestSlot*>(r.owner)); }
+inline void typed_complete(p2p::Request& r) { finish_typed(*static_cast<core::RequestSlot*>(r.owner)); }
 
-// A derived type used by a pending request stays alive while the request needs it (receives
-// unpack with it at completion; persistent requests use it at every MPI_Start).
+// A derived type used by a pending request stays alive while the request needs it (its layout
+// points into the type; persistent requests use it at every MPI_Start).
 inline void hold_type(core::RequestSlot& s, MPI_Datatype type, const core::TypeInfo& t) {
   s.datatype = type;
   if (t.derived && !s.holds_type) {
@@ -101,33 +110,34 @@ inline void hold_type(core::RequestSlot& s, MPI_Datatype type, const core::TypeI
   }
 }
 
-// Prepares a slot's receive into (buf, count, type): returns the engine's buffer and capacity.
+// Prepares a slot's receive into (buf, count, type): returns the engine's buffer and capacity;
+// a non-contiguous type's layout is kept in the slot (slot_layout()) and its type held.
 inline void* slot_recv_buffer(core::RequestSlot& s, void* buf, int count, MPI_Datatype type, const core::TypeInfo& t,
                               std::size_t& capacity) {
   capacity = t.size * std::size_t(count);
+  s.scattered = false;
   if (t.contiguous) [[likely]]
     return t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
   hold_type(s, type, t);
-  s.staging = new std::byte[std::max<std::size_t>(capacity, 1)];
-  s.staging_bytes = capacity;
-  s.staging_count = count;
-  s.user_buf = buf;
-  s.p2p.on_complete = &staging_complete;
-  return s.staging;
+  s.scattered = core::layout_of(buf, std::size_t(count), type, s.layout);
+  s.p2p.on_complete = &typed_complete;  // drops the type reference at completion
+  return buf;
 }
 
-// Prepares a slot's send of (buf, count, type): packs non-contiguous data into the slot's staging.
+inline const base::Layout* slot_layout(const core::RequestSlot& s) { return s.scattered ? &s.layout : nullptr; }
+
+// Prepares a slot's send of (buf, count, type): returns the engine's buffer (nullptr for a
+// non-contiguous type, whose layout is kept in the slot: slot_layout()) and the byte count.
 inline const void* slot_send_buffer(core::RequestSlot& s, const void* buf, int count, MPI_Datatype type,
                                     const core::TypeInfo& t, std::size_t& bytes) {
   bytes = t.size * std::size_t(count);
+  s.scattered = false;
   if (t.contiguous) [[likely]]
     return t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
-  s.staging = new std::byte[std::max<std::size_t>(bytes, 1)];
-  s.staging_bytes = bytes;
-  s.staging_count = count;
-  core::pack(buf, std::size_t(count), type, s.staging);
-  s.p2p.on_complete = &staging_complete;
-  return s.staging;
+  hold_type(s, type, t);
+  s.scattered = core::layout_of(buf, std::size_t(count), type, s.layout);
+  s.p2p.on_complete = &typed_complete;  // drops the type reference at completion
+  return nullptr;
 }
 
 }  // namespace railmpi::api

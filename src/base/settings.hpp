@@ -33,6 +33,8 @@ struct Settings {
   unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping
   std::size_t node_coll_limit;  // RAILMPI_NODE_COLL_LIMIT: node-level collectives up to this size
   int verbose;                  // RAILMPI_VERBOSE
+  std::string node;             // RAILMPI_NODE: host name given by the launcher ("" = derive)
+  std::string pmi_address;      // RAILMPI_PMI_ADDRESS: mpiexec's PMI address for remote ranks
 
   // Reads the environment; a malformed value is reported and its default used.
   static Settings from_environment();

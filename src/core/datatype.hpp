@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "base/layout.hpp"
+
 namespace railmpi::core {
 
 struct TypeInfo {
@@ -58,6 +60,10 @@ inline TypeInfo type_info(int handle) {
   t.extent = t.true_extent = static_cast<std::ptrdiff_t>(t.size);
   return t;
 }
+
+// The layout of `count` elements of a committed non-contiguous derived `type` at `buf` (valid while
+// the type lives). False for contiguous and predefined types (their bytes are one run).
+bool layout_of(const void* buf, std::size_t count, int type, base::Layout& out);
 
 // Copies `count` elements of `type` from the typed buffer `buf` (MPI_BOTTOM allowed: offsets are
 // then absolute addresses) into size*count contiguous bytes at `out`.

@@ -34,12 +34,10 @@ struct RequestSlot {
   bool buffered = false;
   // Buffered sends: the region of the attached buffer this send holds.
   std::size_t bsend_offset = 0;
-  // Non-contiguous datatypes: packed data of a send, or the buffer a receive lands in before it is
-  // unpacked into user_buf (api/typed_buffer.hpp); holds_type: a reference on the derived datatype.
-  std::byte* staging = nullptr;
-  std::size_t staging_bytes = 0;
-  int staging_count = 0;
-  void* user_buf = nullptr;
+  // Non-contiguous datatypes (api/typed_buffer.hpp): the layout the data comes from or lands in;
+  // holds_type: a reference on the derived datatype.
+  base::Layout layout;
+  bool scattered = false;
   bool holds_type = false;
 };
 

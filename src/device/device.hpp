@@ -27,6 +27,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/layout.hpp"
+
 namespace railmpi::device {
 
 inline constexpr std::size_t kMaxHeader = 64;
@@ -115,6 +117,12 @@ class Device {
   // Single copy: reads dst.size() bytes at `remote_addr` in peer's address space. Only when
   // figures().single_copy. Returns false on failure (the caller falls back to a copy protocol).
   virtual bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
+    return false;
+  }
+  // The general form: copies the first `bytes` bytes of the layout `remote` (addresses in the
+  // peer's address space) into the layout `local` (addresses here). Either may be non-contiguous.
+  virtual bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
+                                  std::size_t bytes) {
     return false;
   }
 

@@ -1,7 +1,9 @@
 #include "mcm/multi_method.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -30,16 +32,49 @@ std::map<std::string, std::string> parse_card(const std::string& card) {
   return out;
 }
 
-std::string hostname() {
+// The host name a user reads (MPI_Get_processor_name): the launcher's (RAILMPI_NODE), else
+// the system's.
+std::string host_name(const base::Settings& settings) {
+  if (!settings.node.empty()) return settings.node;
   char buf[256] = {};
   ::gethostname(buf, sizeof buf - 1);
   return buf;
 }
 
+// The node as ranks compare it to decide who shares memory: the launcher's host name, else the
+// system's plus the network namespace, so that ranks in different namespaces of one machine
+// (test hosts, or under another launcher) never take each other for node mates.
+std::string node_identity(const base::Settings& settings) {
+  std::string node = host_name(settings);
+  struct stat ns {};
+  if (settings.node.empty() && ::stat("/proc/self/ns/net", &ns) == 0)
+    node += "/" + std::to_string(ns.st_ino);
+  return node;
+}
+
+// The machine (kernel) this rank runs on, the same in every namespace of it: ranks of several
+// test hosts on one machine share its cores.
+std::string machine_identity() {
+  char buf[64] = {};
+  if (std::FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    if (std::fgets(buf, sizeof buf, f) == nullptr) buf[0] = '\0';
+    std::fclose(f);
+  }
+  std::string id = buf;
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  return id;
+}
+
 }  // namespace
 
 MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const base::Settings& settings)
-    : me_(my_rank), size_(job_size), host_(hostname()), routes_(job_size, Route::tcp), self_(my_rank) {
+    : me_(my_rank),
+      size_(job_size),
+      host_(host_name(settings)),
+      node_(node_identity(settings)),
+      machine_(machine_identity()),
+      routes_(job_size, Route::tcp),
+      self_(my_rank) {
   const bool want_shm = listed(settings.devices, "shm");
   const bool want_tcp = listed(settings.devices, "tcp");
   if (!want_shm && !want_tcp)
@@ -54,7 +89,8 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
 MultiMethod::~MultiMethod() = default;
 
 std::string MultiMethod::business_card() {
-  std::string card = "host=" + host_ + ";pid=" + std::to_string(::getpid());
+  std::string card = "host=" + node_ + ";pid=" + std::to_string(::getpid());
+  if (!machine_.empty()) card += ";machine=" + machine_;
   if (shm_) card += ";shm=" + shm_->local_address();
   if (tcp_) card += ";tcp=" + tcp_->local_address();
   return card;
@@ -68,9 +104,11 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
 
   std::vector<device::PeerAddress> shm_peers, tcp_peers;
   node_ranks_.clear();
+  machine_ranks_ = 0;
   for (int r = 0; r < size_; ++r) {
     auto card = parse_card(cards[r]);
-    const bool same_host = card["host"] == host_;
+    if (r == me_ || (!machine_.empty() && card["machine"] == machine_)) ++machine_ranks_;
+    const bool same_host = card["host"] == node_;
     if (same_host) node_ranks_.push_back(r);
     if (r == me_) {
       routes_[r] = Route::self;
@@ -125,6 +163,16 @@ bool MultiMethod::read_remote(int peer, std::uint64_t remote_addr, std::span<std
     case Route::self: return self_.read_remote(peer, remote_addr, dst);
     case Route::shm: return shm_->read_remote(peer, remote_addr, dst);
     case Route::tcp: return tcp_->read_remote(peer, remote_addr, dst);
+  }
+  return false;
+}
+
+bool MultiMethod::read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
+                                     std::size_t bytes) {
+  switch (routes_[peer]) {
+    case Route::self: return self_.read_remote_layout(peer, remote, local, bytes);
+    case Route::shm: return shm_->read_remote_layout(peer, remote, local, bytes);
+    case Route::tcp: return tcp_->read_remote_layout(peer, remote, local, bytes);
   }
   return false;
 }

@@ -57,12 +57,17 @@ class MultiMethod {
 
   const device::Figures& figures(int peer) const { return figures_[static_cast<int>(routes_[peer])]; }
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst);
+  bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local, std::size_t bytes);
 
   Route route(int peer) const { return routes_[peer]; }
   int job_size() const { return size_; }
   static const char* route_name(Route r);
   // Ranks that share this rank's node (including itself), in rank order.
   const std::vector<int>& node_ranks() const { return node_ranks_; }
+  // Ranks on this machine (one kernel), whatever their nodes: several test hosts (network
+  // namespaces) of one machine share its cores.
+  int machine_ranks() const { return machine_ranks_; }
+  // This rank's host name: RAILMPI_NODE (set by mpiexec), else the system's host name.
   const std::string& host() const { return host_; }
   // The node's shared region for node-level collectives (node_memory.hpp); valid after connect().
   NodeMemory node_memory() const { return NodeMemory(shm_ ? shm_->node_region() : nullptr); }
@@ -74,6 +79,9 @@ class MultiMethod {
   int me_;
   int size_;
   std::string host_;
+  std::string node_;     // the card's "host": equal for ranks that may share memory
+  std::string machine_;  // the card's "machine": the kernel's boot id
+  int machine_ranks_ = 1;
   std::vector<Route> routes_;
   std::vector<int> node_ranks_;
   device::Figures figures_[3];

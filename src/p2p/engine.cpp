@@ -17,6 +17,8 @@ void reset(Request& r, RequestKind kind, Marker marker) {
   r.cancelled = false;
   r.truncated = false;
   r.marker = marker;
+  r.layout = nullptr;
+  r.packed = nullptr;
   r.waiting = 0;
   r.op_busy = false;
   r.cts_arrived = false;
@@ -41,7 +43,7 @@ Engine::Engine(mcm::MultiMethod& mcm, bool header_cache)
 // ---- sending ----
 
 void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int context, int source, int tag,
-                   SendMode mode, Marker marker) {
+                   SendMode mode, Marker marker, const base::Layout* layout) {
   reset(r, RequestKind::send, marker);
   r.context = context;
   r.source = source;
@@ -54,9 +56,26 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   r.owner_engine = this;
   r.op.on_done = &Engine::on_send_op_done;
 
+  const device::Figures& fig = mcm_.figures(peer);
+  const bool eager = bytes <= fig.eager_limit;
+  if (layout) [[unlikely]] {
+    r.layout = layout;
+    if (eager || !fig.single_copy || layout->blocks.size() > kMaxLayoutBlocks ||
+        layout->mean_run() < kMinSingleCopyRun) {
+      pack_layout(r);  // r.buf = the packed copy; the send goes on as a contiguous one
+    } else {
+      // The rts describes the runs; the receiver reads them itself (no pack on either side).
+      r.buf = nullptr;
+      const std::size_t n = layout->blocks.size();
+      r.packed = new std::byte[sizeof(LayoutWire) + n * sizeof(base::Strided)];
+      const LayoutWire w{reinterpret_cast<std::uint64_t>(layout->base), layout->repeat,
+                         static_cast<std::int64_t>(layout->extent), layout->bytes_per_copy, n};
+      std::memcpy(r.packed, &w, sizeof w);
+      std::memcpy(r.packed + sizeof w, layout->blocks.data(), n * sizeof(base::Strided));
+    }
+  }
   const Envelope envelope{context, source, tag};
   Envelope& last = sent_envelope_[static_cast<std::size_t>(peer)];
-  const bool eager = bytes <= mcm_.figures(peer).eager_limit;
   if (eager && header_cache_ && mode != SendMode::synchronous && last == envelope) {
     // Repeated envelope: a 4-byte header instead of 40 (more payload fits in the first cell).
     const CachedHeader ch{FrameKind::eager_cached, {}};
@@ -80,9 +99,14 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
       r.waiting = mode == SendMode::synchronous ? 2 : 1;  // frame out (+ sync_ack)
     } else {
       h.kind = FrameKind::rts;
-      h.aux = id_of(buf);
+      h.aux = id_of(r.buf);
       r.op.payload = nullptr;
       r.op.payload_len = 0;
+      if (r.layout && !r.buf) {
+        h.flags = kFlagLayout;
+        r.op.payload = r.packed;
+        r.op.payload_len = sizeof(LayoutWire) + r.layout->blocks.size() * sizeof(base::Strided);
+      }
       r.waiting = 2;  // rts out + (fin, or last data packet out)
     }
     put_header(r.op, h);
@@ -112,7 +136,16 @@ void Engine::on_send_op_done(device::SendOp& op) {
   e.pump_data(r);
 }
 
+void Engine::pack_layout(Request& r) {
+  delete[] r.packed;
+  r.packed = new std::byte[std::max<std::size_t>(r.total, 1)];
+  base::gather(*r.layout, 0, {r.packed, r.total});
+  r.buf = r.packed;
+}
+
 void Engine::pump_data(Request& r) {
+  if (r.layout && r.buf != r.packed) [[unlikely]]
+    pack_layout(r);  // the receiver could not read the runs itself: send them packed
   const std::size_t packet = mcm_.figures(r.peer).max_payload;
   while (r.offset < r.total) {
     const std::size_t n = std::min(packet, r.total - r.offset);
@@ -136,6 +169,10 @@ void Engine::send_event_done(Request& r) {
 }
 
 void Engine::complete(Request& r) {
+  if (r.packed) [[unlikely]] {
+    delete[] r.packed;
+    r.packed = nullptr;
+  }
   r.complete = true;
   if (r.on_complete) r.on_complete(r);
 }
@@ -173,8 +210,10 @@ void Engine::send_control(int peer, FrameKind kind, std::uint64_t req, std::uint
 
 // ---- receiving ----
 
-void Engine::irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker) {
+void Engine::irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker,
+                   const base::Layout* layout) {
   reset(r, RequestKind::recv, marker);
+  r.layout = layout;
   r.context = context;
   r.source = source;
   r.tag = tag;
@@ -212,8 +251,9 @@ Unexpected* Engine::mprobe(int context, int source, int tag, ProbeResult& out) {
   return u;
 }
 
-void Engine::mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity) {
+void Engine::mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity, const base::Layout* layout) {
   reset(r, RequestKind::recv, Marker::blocking);
+  r.layout = layout;
   r.context = message->context;
   r.source = message->source;
   r.tag = message->tag;
@@ -228,7 +268,7 @@ void Engine::deliver_unexpected(Request& r, Unexpected* u) {
   r.peer = u->peer;
   if (u->kind == FrameKind::eager) {
     const std::size_t n = std::min(u->size, r.bytes);
-    if (n) std::memcpy(r.buf, u->data, n);
+    place(r, 0, {u->data, n});
     r.truncated = u->size > r.bytes;
     r.total = u->size;
     r.status_bytes = n;
@@ -237,21 +277,18 @@ void Engine::deliver_unexpected(Request& r, Unexpected* u) {
     complete(r);
     return;
   }
-  const int peer = u->peer;
-  const std::size_t size = u->size;
-  const std::uint64_t sreq = u->sender_req, saddr = u->sender_addr;
+  start_rendezvous_recv(r, u->peer, u->size, u->sender_req, u->sender_addr, {u->data, u->data_len});
   unexpected_.release(u);
-  start_rendezvous_recv(r, peer, size, sreq, saddr);
 }
 
 void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
-                                   std::uint64_t sender_addr) {
+                                   std::uint64_t sender_addr, std::span<const std::byte> sender_layout) {
   r.peer = peer;
   r.total = size;
   const std::size_t n = std::min(size, r.bytes);
   r.truncated = size > r.bytes;
   r.status_bytes = n;
-  if (mcm_.figures(peer).single_copy && mcm_.read_remote(peer, sender_addr, {r.buf, n})) {
+  if (mcm_.figures(peer).single_copy && read_single_copy(r, peer, n, sender_addr, sender_layout)) {
     send_control(peer, FrameKind::fin, sender_req, 0);
     complete(r);
     return;
@@ -283,7 +320,7 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
       return;
     case FrameKind::rts:
       e.received_envelope_[static_cast<std::size_t>(peer)] = {h.context, h.source, h.tag};
-      e.handle_rts(peer, h);
+      e.handle_rts(peer, h, payload);
       return;
     case FrameKind::eager_cached: break;
     case FrameKind::cts: e.handle_cts(h); return;
@@ -300,7 +337,7 @@ void Engine::handle_eager(int peer, const WireHeader& h, std::span<const std::by
     r->status_tag = h.tag;
     r->peer = peer;
     const std::size_t n = std::min(payload.size(), r->bytes);
-    if (n) std::memcpy(r->buf, payload.data(), n);
+    place(*r, 0, payload.first(n));
     r->truncated = payload.size() > r->bytes;
     r->total = payload.size();
     r->status_bytes = n;
@@ -327,11 +364,12 @@ void Engine::handle_eager(int peer, const WireHeader& h, std::span<const std::by
   unexpected_.push(*u);
 }
 
-void Engine::handle_rts(int peer, const WireHeader& h) {
+void Engine::handle_rts(int peer, const WireHeader& h, std::span<const std::byte> payload) {
+  if (!(h.flags & kFlagLayout)) payload = {};
   if (Request* r = posted_.take(h.context, h.source, h.tag)) {
     r->status_source = h.source;
     r->status_tag = h.tag;
-    start_rendezvous_recv(*r, peer, h.size, h.req, h.aux);
+    start_rendezvous_recv(*r, peer, h.size, h.req, h.aux, payload);
     return;
   }
   Unexpected* u = unexpected_.allocate();
@@ -345,6 +383,16 @@ void Engine::handle_rts(int peer, const WireHeader& h) {
   u->sender_req = h.req;
   u->sender_addr = h.aux;
   u->data = nullptr;
+  u->data_len = payload.size();
+  if (!payload.empty()) {  // the sender's layout, kept until a receive matches
+    if (payload.size() <= sizeof u->inline_data) {
+      u->data = u->inline_data;
+    } else {
+      u->heap.resize(payload.size());
+      u->data = u->heap.data();
+    }
+    std::memcpy(u->data, payload.data(), payload.size());
+  }
   unexpected_.push(*u);
 }
 
@@ -361,9 +409,47 @@ void Engine::handle_cts(const WireHeader& h) {
 void Engine::handle_data(const WireHeader& h, std::span<const std::byte> payload) {
   Request& r = request_at(h.req);
   const std::size_t off = h.aux;
-  if (off < r.bytes) std::memcpy(r.buf + off, payload.data(), std::min(payload.size(), r.bytes - off));
+  if (off < r.bytes) place(r, off, payload.first(std::min(payload.size(), r.bytes - off)));
   r.offset += payload.size();
   if (r.offset >= r.total) complete(r);
+}
+
+bool Engine::read_single_copy(Request& r, int peer, std::size_t n, std::uint64_t sender_addr,
+                              std::span<const std::byte> sender_layout) {
+  if (!r.layout && sender_layout.empty()) return mcm_.read_remote(peer, sender_addr, {r.buf, n});
+  if (r.layout && sender_layout.empty() && r.layout->mean_run() < kMinSingleCopyRun) {
+    // Short runs: one contiguous read and a scatter beat a read that pins a page per run.
+    std::unique_ptr<std::byte[]> bounce(new std::byte[n]);
+    if (!mcm_.read_remote(peer, sender_addr, {bounce.get(), n})) return false;
+    base::scatter(*r.layout, 0, {bounce.get(), n});
+    return true;
+  }
+  base::Strided local_block, remote_block;
+  const base::Layout local = r.layout ? *r.layout : base::contiguous_layout(r.buf, n, local_block);
+  if (sender_layout.empty()) {
+    const auto remote = base::contiguous_layout(reinterpret_cast<std::byte*>(sender_addr), n, remote_block);
+    return mcm_.read_remote_layout(peer, remote, local, n);
+  }
+  LayoutWire w;
+  std::memcpy(&w, sender_layout.data(), sizeof w);
+  if (w.blocks > kMaxLayoutBlocks || sender_layout.size() != sizeof w + w.blocks * sizeof(base::Strided)) return false;
+  base::Strided blocks[kMaxLayoutBlocks];
+  std::memcpy(blocks, sender_layout.data() + sizeof w, w.blocks * sizeof(base::Strided));
+  base::Layout remote;
+  remote.base = reinterpret_cast<std::byte*>(w.base);
+  remote.blocks = {blocks, static_cast<std::size_t>(w.blocks)};
+  remote.repeat = w.repeat;
+  remote.extent = static_cast<std::ptrdiff_t>(w.extent);
+  remote.bytes_per_copy = w.bytes_per_copy;
+  return mcm_.read_remote_layout(peer, remote, local, n);
+}
+
+void Engine::place(Request& r, std::size_t at, std::span<const std::byte> bytes) {
+  if (bytes.empty()) return;
+  if (r.layout) [[unlikely]]
+    base::scatter(*r.layout, at, bytes);
+  else
+    std::memcpy(r.buf + at, bytes.data(), bytes.size());
 }
 
 void Engine::on_peer_failed(void* ctx, int peer, std::string_view why) {

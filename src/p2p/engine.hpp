@@ -42,12 +42,17 @@ class Engine {
   }
 
   // Starts a send of `bytes` contiguous bytes to job rank `peer`. `source` is the sender's rank in
-  // the communicator with context `context`. Completion is reported through r.complete.
+  // the communicator with context `context`. Completion is reported through r.complete. With a
+  // `layout` (non-contiguous source, alive until completion) `buf` is unused: a receiver with single
+  // copy reads the runs directly; otherwise the engine packs them.
   void isend(Request& r, const void* buf, std::size_t bytes, int peer, int context, int source, int tag,
-             SendMode mode, Marker marker);
+             SendMode mode, Marker marker, const base::Layout* layout = nullptr);
 
-  // Posts a receive for (context, source rank in comm or kAnySource, tag or kAnyTag).
-  void irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker);
+  // Posts a receive for (context, source rank in comm or kAnySource, tag or kAnyTag). With a
+  // `layout` (non-contiguous destination, alive until completion) the bytes land in it directly
+  // and `buf` is unused.
+  void irecv(Request& r, void* buf, std::size_t capacity, int context, int source, int tag, Marker marker,
+             const base::Layout* layout = nullptr);
 
   // Removes a posted, unmatched receive. Returns false if it already matched.
   bool cancel_recv(Request& r);
@@ -57,24 +62,33 @@ class Engine {
   // As probe, but takes the message out of the queue so only mrecv() can receive it.
   Unexpected* mprobe(int context, int source, int tag, ProbeResult& out);
   // Receives a message taken by mprobe().
-  void mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity);
+  void mrecv(Request& r, Unexpected* message, void* buf, std::size_t capacity,
+             const base::Layout* layout = nullptr);
 
   std::size_t unexpected_count() const { return unexpected_.size(); }
 
  private:
+  // A layout send that cannot (or can no longer) go by single copy: its bytes packed into r.packed.
+  static void pack_layout(Request& r);
+  // Single copy of a matched rendezvous into the receive's destination; false: use cts + data.
+  bool read_single_copy(Request& r, int peer, std::size_t n, std::uint64_t sender_addr,
+                        std::span<const std::byte> sender_layout);
+  // Copies received bytes to offset `at` of the receive's destination (buffer or layout).
+  static void place(Request& r, std::size_t at, std::span<const std::byte> bytes);
   static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload);
   static void on_peer_failed(void* ctx, int peer, std::string_view why);
   static void on_send_op_done(device::SendOp& op);
   static void on_control_done(device::SendOp& op);
 
   void handle_eager(int peer, const WireHeader& h, std::span<const std::byte> payload);
-  void handle_rts(int peer, const WireHeader& h);
+  void handle_rts(int peer, const WireHeader& h, std::span<const std::byte> payload);
   void handle_cts(const WireHeader& h);
   void handle_data(const WireHeader& h, std::span<const std::byte> payload);
 
   // Receive side of a matched rendezvous.
+  // `sender_layout`: the rts payload of a non-contiguous sender (empty: contiguous at sender_addr).
   void start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
-                             std::uint64_t sender_addr);
+                             std::uint64_t sender_addr, std::span<const std::byte> sender_layout);
   // Sender: push data packets until the device queues one or all are out.
   void pump_data(Request& r);
   void send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux);

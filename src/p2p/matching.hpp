@@ -24,7 +24,8 @@ struct Unexpected {
   std::size_t size = 0;
   std::uint64_t sender_req = 0;
   std::uint64_t sender_addr = 0;
-  std::byte* data = nullptr;  // eager payload: inline_data or heap
+  std::byte* data = nullptr;  // eager payload, or an rts's sender layout: inline_data or heap
+  std::size_t data_len = 0;   // rts: bytes of the sender layout at data (0: contiguous sender)
   std::vector<std::byte> heap;
   alignas(16) std::byte inline_data[256];
   Unexpected* next = nullptr;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "base/layout.hpp"
 #include "device/device.hpp"
 
 namespace railmpi::p2p {
@@ -36,6 +37,9 @@ struct Request {
   int peer = -1;   // job-wide rank of the other side (receive: known once matched)
   std::byte* buf = nullptr;
   std::size_t bytes = 0;  // send: message size; recv: capacity
+  // Non-contiguous user buffer (then buf is unused): recv destination / send source.
+  const base::Layout* layout = nullptr;
+  std::byte* packed = nullptr;  // send: engine-owned copy of a layout's bytes, or its rts description
 
   // Status once complete.
   int status_source = 0;

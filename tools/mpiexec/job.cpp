@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runtime/pmi_wire.hpp"
 #include "spawn.hpp"
 
 namespace railmpi::mpiexec {
@@ -22,6 +24,7 @@ namespace {
 constexpr auto kKillGrace = std::chrono::seconds(2);
 constexpr int kTimeoutExitCode = 124;
 constexpr std::size_t kReadChunk = 64 * 1024;
+constexpr std::size_t kMaxIdentifyBytes = 4096;  // a first PMI line longer than this is not ours
 
 constexpr int kForwardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
 
@@ -34,6 +37,11 @@ std::string format_seconds(double s) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", s);
   return text;
+}
+
+std::string current_directory() {
+  char cwd[4096];
+  return ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : "/";
 }
 
 int abort_exit_code(int code) {
@@ -51,8 +59,17 @@ Job::Rank::Rank(int i, bool prefix)
 Job::Job(Options options) : opts_(std::move(options)) {
   jobid_ = std::to_string(::getpid()) + "_" + std::to_string(static_cast<long>(std::time(nullptr)));
   pmi_ = std::make_unique<PmiServer>(opts_.nprocs, "kvs_" + jobid_);
-  for (int r = 0; r < opts_.nprocs; ++r)
+  const std::vector<int> host_of = place_ranks(opts_.hosts, opts_.nprocs, opts_.ppn);
+  for (int r = 0; r < opts_.nprocs; ++r) {
     ranks_.push_back(std::make_unique<Rank>(r, opts_.prepend_rank));
+    ranks_.back()->host = host_of[std::size_t(r)];
+  }
+}
+
+std::string Job::describe(const Rank& r) const {
+  std::string text = "rank " + std::to_string(r.index) + " (pid " + std::to_string(r.pid) + ")";
+  if (!opts_.hosts.empty()) text += " on host " + opts_.hosts[std::size_t(r.host)].name;
+  return text;
 }
 
 void Job::say(const std::string& message) {
@@ -81,6 +98,10 @@ int Job::run() {
     say("cannot run '" + opts_.command[0] + "': " + why);
     return 127;
   }
+  // netns and ssh start the program through another command: it must not depend on a PATH.
+  if (path.front() != '/' && opts_.launcher != LauncherKind::fork)
+    path = current_directory() + "/" + path;
+  if (!prepare_launcher()) return 127;
   if (opts_.timeout_seconds > 0)
     timeout_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(opts_.timeout_seconds));
@@ -95,9 +116,39 @@ int Job::run() {
   return exit_code_;
 }
 
+bool Job::prepare_launcher() {
+  std::string why;
+  if (opts_.launcher == LauncherKind::netns) {
+    agent_path_ = find_executable("ip", why);
+    if (agent_path_.empty()) {
+      say("--launcher netns needs the 'ip' command: " + why);
+      return false;
+    }
+  } else if (opts_.launcher == LauncherKind::ssh) {
+    agent_path_ = find_executable(opts_.launcher_exec, why);
+    if (agent_path_.empty()) {
+      say("cannot run the launcher agent '" + opts_.launcher_exec + "': " + why);
+      return false;
+    }
+    listener_ = std::make_unique<PmiListener>(opts_.pmi_address);
+    if (!listener_->valid()) {
+      say(listener_->error());
+      return false;
+    }
+    if (opts_.verbose) say("PMI server listening on " + listener_->endpoint());
+  }
+  return true;
+}
+
 void Job::launch(const std::string& path) {
   const std::vector<std::string> base = base_environment(opts_.env);
   const std::string size = std::to_string(opts_.nprocs);
+  std::vector<int> host_size(std::max<std::size_t>(opts_.hosts.size(), 1), 0);
+  for (const auto& rp : ranks_) ++host_size[std::size_t(rp->host)];
+  std::vector<int> host_next(host_size.size(), 0);
+  const std::string cwd = current_directory();
+  char own_host[256] = {};
+  ::gethostname(own_host, sizeof own_host - 1);
   for (auto& rank_ptr : ranks_) {
     Rank& rank = *rank_ptr;
     if (terminating_) {
@@ -105,17 +156,29 @@ void Job::launch(const std::string& path) {
       continue;
     }
     const std::string r = std::to_string(rank.index);
+    const std::string host = opts_.hosts.empty() ? own_host : opts_.hosts[std::size_t(rank.host)].name;
+    const std::string local_rank = std::to_string(host_next[std::size_t(rank.host)]++);
+    const std::string local_size = std::to_string(host_size[std::size_t(rank.host)]);
     std::vector<std::string> env = base;
     env.push_back("PMI_RANK=" + r);
     env.push_back("PMI_SIZE=" + size);
     env.push_back("PMI_SPAWNED=0");
     env.push_back("RAILMPI_JOBID=" + jobid_);
-    env.push_back("RAILMPI_LOCAL_RANK=" + r);
-    env.push_back("RAILMPI_LOCAL_SIZE=" + size);
-    env.push_back("MPI_LOCALRANKID=" + r);
-    env.push_back("MPI_LOCALNRANKS=" + size);
+    env.push_back("RAILMPI_LOCAL_RANK=" + local_rank);
+    env.push_back("RAILMPI_LOCAL_SIZE=" + local_size);
+    env.push_back("MPI_LOCALRANKID=" + local_rank);
+    env.push_back("MPI_LOCALNRANKS=" + local_size);
+    env.push_back("RAILMPI_NODE=" + host);
+    if (listener_) {
+      env.push_back("PMI_PORT=" + listener_->endpoint());
+      env.push_back("PMI_ID=" + r);
+    }
+    const LaunchCommand cmd =
+        launch_command(opts_.launcher, agent_path_, host, path, opts_.command, env, cwd);
     std::string error;
-    SpawnedRank s = spawn_rank(path, opts_.command, env, error);
+    SpawnedRank s = spawn_rank(cmd.path, cmd.argv,
+                               opts_.launcher == LauncherKind::ssh ? base : env,
+                               inherits_pmi_fd(opts_.launcher), error);
     if (s.pid < 0) {
       pmi_->rank_gone(rank.index);
       fail(1, "cannot start rank " + r + ": " + error);
@@ -127,12 +190,12 @@ void Job::launch(const std::string& path) {
     rank.out = std::move(s.out);
     rank.err = std::move(s.err);
     ++alive_count_;
-    if (opts_.verbose) say("started rank " + r + " (pid " + std::to_string(s.pid) + ")");
+    if (opts_.verbose) say("started " + describe(rank));
   }
 }
 
 void Job::supervise() {
-  enum Which { kPmi, kOut, kErr };
+  enum Which { kPmi, kOut, kErr, kListen, kUnidentified };
   std::vector<pollfd> fds;
   std::vector<std::pair<int, Which>> owners;
   while (alive_count_ > 0) {
@@ -140,6 +203,14 @@ void Job::supervise() {
     owners.clear();
     fds.push_back({signal_fd_.get(), POLLIN, 0});
     owners.push_back({-1, kPmi});
+    if (listener_) {
+      fds.push_back({listener_->fd(), POLLIN, 0});
+      owners.push_back({-1, kListen});
+    }
+    for (std::size_t u = 0; u < unidentified_.size(); ++u) {
+      fds.push_back({unidentified_[u].fd.get(), POLLIN, 0});
+      owners.push_back({static_cast<int>(u), kUnidentified});
+    }
     for (auto& rp : ranks_) {
       Rank& r = *rp;
       if (r.pmi) {
@@ -174,16 +245,27 @@ void Job::supervise() {
     if (n > 0) {
       for (std::size_t i = 1; i < fds.size(); ++i) {
         if (fds[i].revents == 0) continue;
+        const Which which = owners[i].second;
+        if (which == kListen) {
+          accept_pmi_connections();
+          continue;
+        }
+        if (which == kUnidentified) {
+          Unidentified& u = unidentified_[std::size_t(owners[i].first)];
+          if (u.fd && !read_unidentified(u.in, u.fd)) u.fd.reset();
+          continue;
+        }
         Rank& r = *ranks_[owners[i].first];
-        UniqueFd& fd = owners[i].second == kPmi ? r.pmi : owners[i].second == kOut ? r.out : r.err;
+        UniqueFd& fd = which == kPmi ? r.pmi : which == kOut ? r.out : r.err;
         if (fd.get() != fds[i].fd) continue;  // closed meanwhile
-        if (owners[i].second == kPmi) {
+        if (which == kPmi) {
           if (fds[i].revents & POLLOUT) write_pmi(r);
           if (r.pmi && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) read_pmi(r);
         } else {
-          read_output(r, owners[i].second == kErr, 4 * kReadChunk);
+          read_output(r, which == kErr, 4 * kReadChunk);
         }
       }
+      std::erase_if(unidentified_, [](const Unidentified& u) { return !u.fd; });
       process_pmi_events();
       for (auto& rp : ranks_)
         if (rp->pmi && !pmi_->outbox(rp->index).empty()) write_pmi(*rp);
@@ -191,6 +273,45 @@ void Job::supervise() {
       if (fds[0].revents != 0) handle_signals();
     }
     check_deadlines();
+  }
+}
+
+void Job::accept_pmi_connections() {
+  while (true) {
+    UniqueFd c = listener_->accept_one();
+    if (!c) return;
+    unidentified_.push_back({std::move(c), {}});
+  }
+}
+
+bool Job::read_unidentified(std::string& in, UniqueFd& fd) {
+  char buf[kMaxIdentifyBytes];
+  while (true) {
+    ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+    if (n <= 0) return false;  // closed before saying who it is
+    in.append(buf, static_cast<std::size_t>(n));
+    std::string pending = in, line;
+    if (!runtime::pmi_take_line(pending, line)) {
+      if (in.size() <= kMaxIdentifyBytes) continue;
+      say("a PMI connection sent no line in its first " + std::to_string(kMaxIdentifyBytes) +
+          " bytes; closed");
+      return false;
+    }
+    runtime::PmiFields f = runtime::parse_pmi_line(line);
+    long id = -1;
+    if (runtime::pmi_field(f, "cmd") != "initack" || !runtime::pmi_int_field(f, "pmiid", id) ||
+        id < 0 || id >= opts_.nprocs || ranks_[std::size_t(id)]->pmi ||
+        !ranks_[std::size_t(id)]->alive) {
+      say("a PMI connection did not identify as a rank waiting for one (\"" +
+          line.substr(0, 100) + "\"); closed");
+      return false;
+    }
+    Rank& r = *ranks_[std::size_t(id)];
+    r.pmi = std::move(fd);
+    pmi_->on_input(r.index, in);
+    return false;
   }
 }
 
@@ -272,7 +393,7 @@ void Job::on_rank_exit(Rank& r, int status) {
   --alive_count_;
   pmi_->rank_gone(r.index);
   const std::string who = "rank " + std::to_string(r.index);
-  const std::string who_pid = who + " (pid " + std::to_string(r.pid) + ")";
+  const std::string who_pid = describe(r);
   if (opts_.verbose) say(who_pid + " ended, wait status " + std::to_string(status));
   if (terminating_) return;  // consequences of the teardown, not news
   if (r.aborted) return;      // reported as its MPI_Abort (see check_deadlines)

@@ -12,6 +12,7 @@
 
 #include "options.hpp"
 #include "output.hpp"
+#include "pmi_listener.hpp"
 #include "pmi_server.hpp"
 #include "unique_fd.hpp"
 
@@ -32,6 +33,7 @@ class Job {
   struct Rank {
     Rank(int index, bool prefix);
     int index;
+    int host = 0;  // index into opts_.hosts (0 when no hosts were given)
     pid_t pid = -1;
     bool alive = false;
     bool inited = false;
@@ -42,6 +44,8 @@ class Job {
   };
 
   bool setup_signals();
+  // Resolves what the launcher needs (agent path, PMI listener); false after reporting why.
+  bool prepare_launcher();
   void launch(const std::string& path);
   void supervise();
   void drain_after_exit();
@@ -50,6 +54,10 @@ class Job {
   void on_user_signal(int sig);
   void reap_children();
   void on_rank_exit(Rank& rank, int status);
+  void accept_pmi_connections();
+  // Reads a connection that has not said which rank it is yet; false when it is done with
+  // (identified and handed to its rank, or closed).
+  bool read_unidentified(std::string& in, UniqueFd& fd);
   void read_pmi(Rank& rank);
   void write_pmi(Rank& rank);
   void read_output(Rank& rank, bool is_err, std::size_t budget);
@@ -62,12 +70,21 @@ class Job {
   void begin_teardown(int sig);
   void signal_alive_ranks(int sig);
   void say(const std::string& message);  // "mpiexec: message" on stderr
+  // "rank R (pid P)" plus " on host H" when the job has hosts.
+  std::string describe(const Rank& rank) const;
 
   Options opts_;
   std::string jobid_;
   UniqueFd signal_fd_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::unique_ptr<PmiServer> pmi_;
+  std::string agent_path_;                  // `ip` (netns) or the ssh agent
+  std::unique_ptr<PmiListener> listener_;   // ssh launcher only
+  struct Unidentified {
+    UniqueFd fd;
+    std::string in;
+  };
+  std::vector<Unidentified> unidentified_;  // PMI connections before their cmd=initack
   int alive_count_ = 0;
 
   bool any_inited_ = false;

@@ -1,4 +1,4 @@
-// mpiexec: RailMPI's single-node launcher and PMI-1 server.
+// mpiexec: RailMPI's launcher (one or several hosts) and PMI-1 server.
 #include "job.hpp"
 #include "options.hpp"
 

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "base/settings.hpp"
+
 namespace railmpi::mpiexec {
 namespace {
 
@@ -51,7 +53,7 @@ void print_usage(bool to_stderr) {
   std::FILE* out = to_stderr ? stderr : stdout;
   std::fputs(
       "Usage: mpiexec [options] program [args...]\n"
-      "Starts N copies of program on this node and serves PMI-1 to them.\n"
+      "Starts N copies of program on this node or on several hosts and serves PMI-1 to them.\n"
       "\n"
       "Options:\n"
       "  -n N, -np N             number of ranks (default 1)\n"
@@ -60,6 +62,16 @@ void print_usage(bool to_stderr) {
       "  --timeout S, -timeout S end the job after S seconds (exit code 124);\n"
       "                          also from the environment variable MPIEXEC_TIMEOUT\n"
       "  -l, -prepend-rank       prefix every output line with \"[rank] \"\n"
+      "  -hosts a,b:2,...        hosts to start ranks on (host:n gives n slots)\n"
+      "  -f FILE, -hostfile FILE hosts from a file: lines \"host\", \"host:n\" or \"host slots=n\"\n"
+      "  -ppn N                  ranks per host (default: the slots, else as even as possible);\n"
+      "                          hosts are filled in order and cycled\n"
+      "  --launcher fork|netns|ssh\n"
+      "                          fork: on this machine (default); netns: `ip netns exec HOST`\n"
+      "                          (hosts are network namespaces); ssh: `AGENT HOST command`\n"
+      "  --launcher-exec AGENT   the ssh-like agent for --launcher ssh (default ssh)\n"
+      "  --pmi-address IP        address remote ranks reach the PMI server on (ssh launcher;\n"
+      "                          default RAILMPI_PMI_ADDRESS, else the first non-loopback one)\n"
       "  -v, --verbose           print what mpiexec does\n"
       "  -h, --help              this text\n"
       "\n"
@@ -71,7 +83,10 @@ void print_usage(bool to_stderr) {
 
 ParseResult parse_options(int argc, char** argv) {
   Options opts;
+  opts.pmi_address = base::Settings::from_environment().pmi_address;
   bool timeout_given = false;
+  bool nprocs_given = false;
+  std::string error;
   int i = 1;
   auto need = [&](int count) { return i + count < argc; };
   for (; i < argc; ++i) {
@@ -89,6 +104,7 @@ ParseResult parse_options(int argc, char** argv) {
       if (!need(1)) return usage_error("option '%s' needs a number", argv[i]);
       if (!parse_count(argv[i + 1], opts.nprocs))
         return usage_error("invalid number of ranks '%s'", argv[i + 1]);
+      nprocs_given = true;
       ++i;
     } else if (arg == "-genv" || arg == "-env" || arg == "--genv" || arg == "--env") {
       if (!need(2)) return usage_error("option '%s' needs NAME and VALUE", argv[i]);
@@ -108,6 +124,32 @@ ParseResult parse_options(int argc, char** argv) {
       timeout_given = true;
     } else if (arg == "-l" || arg == "-prepend-rank" || arg == "--prepend-rank") {
       opts.prepend_rank = true;
+    } else if (arg == "-hosts" || arg == "--hosts" || arg == "-host" || arg == "--host") {
+      if (!need(1)) return usage_error("option '%s' needs a host list", argv[i]);
+      if (!parse_host_list(argv[i + 1], opts.hosts, error)) return usage_error("%s", error.c_str());
+      ++i;
+    } else if (arg == "-f" || arg == "-hostfile" || arg == "--hostfile" || arg == "-machinefile") {
+      if (!need(1)) return usage_error("option '%s' needs a file", argv[i]);
+      if (!read_hostfile(argv[i + 1], opts.hosts, error)) return usage_error("%s", error.c_str());
+      ++i;
+    } else if (arg == "-ppn" || arg == "--ppn") {
+      if (!need(1)) return usage_error("option '%s' needs a number", argv[i]);
+      if (!parse_count(argv[i + 1], opts.ppn))
+        return usage_error("invalid number of ranks per host '%s'", argv[i + 1]);
+      ++i;
+    } else if (arg == "--launcher" || arg == "-launcher") {
+      if (!need(1)) return usage_error("option '%s' needs fork, netns or ssh", argv[i]);
+      if (!parse_launcher(argv[i + 1], opts.launcher))
+        return usage_error("unknown launcher '%s' (fork, netns or ssh)", argv[i + 1]);
+      ++i;
+    } else if (arg == "--launcher-exec" || arg == "-launcher-exec") {
+      if (!need(1) || *argv[i + 1] == '\0') return usage_error("option '%s' needs a program", argv[i]);
+      opts.launcher_exec = argv[i + 1];
+      ++i;
+    } else if (arg == "--pmi-address" || arg == "-pmi-address") {
+      if (!need(1)) return usage_error("option '%s' needs an IPv4 address", argv[i]);
+      opts.pmi_address = argv[i + 1];
+      ++i;
     } else if (arg == "-v" || arg == "--verbose" || arg == "-verbose") {
       opts.verbose = true;
     } else {
@@ -116,6 +158,11 @@ ParseResult parse_options(int argc, char** argv) {
   }
   if (i >= argc) return usage_error("%s", "no program given");
   for (; i < argc; ++i) opts.command.emplace_back(argv[i]);
+
+  if (opts.launcher != LauncherKind::fork && opts.hosts.empty())
+    return usage_error("--launcher %s needs hosts (-hosts or -f)", launcher_name(opts.launcher));
+  if (!nprocs_given && !opts.hosts.empty()) opts.nprocs = default_rank_count(opts.hosts, opts.ppn);
+  if (opts.nprocs > kMaxProcs) return usage_error("%s", "more than 4096 ranks");
 
   if (!timeout_given) {
     const char* env_timeout = std::getenv("MPIEXEC_TIMEOUT");

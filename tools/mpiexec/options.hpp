@@ -6,10 +6,18 @@
 #include <utility>
 #include <vector>
 
+#include "hosts.hpp"
+#include "launcher.hpp"
+
 namespace railmpi::mpiexec {
 
 struct Options {
   int nprocs = 1;                                           // -n / -np
+  std::vector<HostSpec> hosts;                              // -hosts / -f; empty: this machine
+  int ppn = 0;                                              // -ppn; 0 = slots or block-even
+  LauncherKind launcher = LauncherKind::fork;               // --launcher
+  std::string launcher_exec = "ssh";                        // --launcher-exec (ssh agent)
+  std::string pmi_address;                                  // --pmi-address / RAILMPI_PMI_ADDRESS
   std::vector<std::pair<std::string, std::string>> env;   // -genv / -env, in order
   double timeout_seconds = 0;                               // --timeout / MPIEXEC_TIMEOUT; 0 = none
   bool prepend_rank = false;                                // -l / -prepend-rank

@@ -24,6 +24,7 @@ constexpr std::string_view kOwnedVariables[] = {
     "PMI_RANK",      "PMI_SIZE",         "PMI_SPAWNED",
     "PMI_DEBUG",     "RAILMPI_JOBID",    "RAILMPI_LOCAL_RANK",
     "RAILMPI_LOCAL_SIZE", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+    "RAILMPI_NODE",
 };
 
 std::string_view name_of(std::string_view entry) {
@@ -54,17 +55,20 @@ bool is_executable_file(const std::string& path) {
 
   // Move the PMI end above the standard descriptors before dup2() can clobber it.
   int pmi = pmi_fd;
-  if (pmi <= 2) pmi = ::fcntl(pmi_fd, F_DUPFD, 3);
-  if (::dup2(null_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0 || pmi < 0)
+  if (pmi >= 0 && pmi <= 2) pmi = ::fcntl(pmi_fd, F_DUPFD, 3);
+  if (::dup2(null_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0 ||
+      (pmi_fd >= 0 && pmi < 0))
     ::_exit(127);
-  ::fcntl(pmi, F_SETFD, 0);  // inherited across exec
-  // Fill the number into the preallocated "PMI_FD=......" entry.
-  char digits[16];
-  int n = 0;
-  for (int v = pmi; n == 0 || v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
-  char* p = pmi_fd_entry + 7;  // after "PMI_FD="
-  while (n > 0) *p++ = digits[--n];
-  *p = '\0';
+  if (pmi_fd >= 0) {
+    ::fcntl(pmi, F_SETFD, 0);  // inherited across exec
+    // Fill the number into the preallocated "PMI_FD=......" entry.
+    char digits[16];
+    int n = 0;
+    for (int v = pmi; n == 0 || v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
+    char* p = pmi_fd_entry + 7;  // after "PMI_FD="
+    while (n > 0) *p++ = digits[--n];
+    *p = '\0';
+  }
 
   ::execve(path, argv, envp);
   const char msg[] = "mpiexec: exec failed\n";
@@ -119,14 +123,18 @@ std::string find_executable(const std::string& program, std::string& why) {
 }
 
 SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& argv,
-                       const std::vector<std::string>& env, std::string& error) {
+                       const std::vector<std::string>& env, bool with_pmi_fd, std::string& error) {
   SpawnedRank rank;
-  int sv[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-    error = std::string("socketpair: ") + std::strerror(errno);
-    return rank;
+  UniqueFd pmi_parent, pmi_child;
+  if (with_pmi_fd) {
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+      error = std::string("socketpair: ") + std::strerror(errno);
+      return rank;
+    }
+    pmi_parent.reset(sv[0]);
+    pmi_child.reset(sv[1]);
   }
-  UniqueFd pmi_parent(sv[0]), pmi_child(sv[1]);
   int po[2], pe[2];
   if (::pipe2(po, O_CLOEXEC) != 0) {
     error = std::string("pipe: ") + std::strerror(errno);
@@ -143,7 +151,7 @@ SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& 
     error = std::string("/dev/null: ") + std::strerror(errno);
     return rank;
   }
-  if (!set_nonblocking(pmi_parent.get()) || !set_nonblocking(out_read.get()) ||
+  if ((pmi_parent && !set_nonblocking(pmi_parent.get())) || !set_nonblocking(out_read.get()) ||
       !set_nonblocking(err_read.get())) {
     error = std::string("fcntl: ") + std::strerror(errno);
     return rank;
@@ -156,7 +164,7 @@ SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& 
   std::string pmi_fd_entry = "PMI_FD=" + std::string(12, '\0');
   std::vector<char*> cenv;
   for (const auto& e : env) cenv.push_back(const_cast<char*>(e.c_str()));
-  cenv.push_back(pmi_fd_entry.data());
+  if (with_pmi_fd) cenv.push_back(pmi_fd_entry.data());
   cenv.push_back(nullptr);
 
   pid_t pid = ::fork();

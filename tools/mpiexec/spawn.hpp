@@ -1,4 +1,4 @@
-// Starting one rank: fork/exec with a PMI socketpair, stdout/stderr pipes, stdin from
+// Starting one rank (or its launcher agent): fork/exec with a PMI socketpair, stdout/stderr pipes, stdin from
 // /dev/null, its own process group, and the job environment.
 #pragma once
 
@@ -28,8 +28,9 @@ std::vector<std::string> base_environment(
 std::string find_executable(const std::string& program, std::string& why);
 
 // Starts one rank. `env` is the complete environment except PMI_FD, which is added here
-// (its number is only known in the child). Returns pid -1 and fills `error` on failure.
+// (its number is only known in the child) when `with_pmi_fd`; without it the rank connects to
+// the PMI server itself and `pmi` stays empty. Returns pid -1 and fills `error` on failure.
 SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& argv,
-                       const std::vector<std::string>& env, std::string& error);
+                       const std::vector<std::string>& env, bool with_pmi_fd, std::string& error);
 
 }  // namespace railmpi::mpiexec

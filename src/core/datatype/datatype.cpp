@@ -317,7 +317,11 @@ int register_type(Datatype t, int combiner, std::vector<int> integers, std::vect
 }
 
 void commit(int handle) {
-  if (Datatype* t = find_derived(handle)) t->committed = true;
+  Datatype* t = find_derived(handle);
+  if (!t) return;
+  t->committed = true;
+  t->layout_blocks.clear();
+  for (const Segment& s : t->segments) t->layout_blocks.push_back({s.offset, s.length, s.count, s.stride});
 }
 
 void retain(int handle) {
@@ -621,6 +625,18 @@ TypeInfo derived_type_info(int handle) {
   t.true_lb = d->true_lb;
   t.true_extent = d->true_ub - d->true_lb;
   return t;
+}
+
+bool layout_of(const void* buf, std::size_t count, int type, base::Layout& out) {
+  Datatype scratch;
+  const Datatype* t = dtype::lookup(type, scratch, true);
+  if (!t || t->contiguous || !t->committed) return false;
+  out.base = static_cast<std::byte*>(const_cast<void*>(buf));
+  out.blocks = t->layout_blocks;
+  out.repeat = count;
+  out.extent = t->extent();
+  out.bytes_per_copy = t->size;
+  return true;
 }
 
 void pack(const void* buf, std::size_t count, int type, std::byte* out) {

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "base/layout.hpp"
+
 namespace railmpi::core::dtype {
 
 // Combiner values (MPI_COMBINER_* of the ABI).
@@ -53,6 +55,7 @@ struct Datatype {
   bool contiguous = false;                    // count copies are size*count bytes from true_lb
   std::size_t elements = 0;                   // basic elements in one copy
   std::vector<Segment> segments;
+  std::vector<base::Strided> layout_blocks;   // the segments without their basic types (at commit)
   // Envelope / contents.
   int combiner = kNamed;
   std::vector<int> integers;

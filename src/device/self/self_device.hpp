@@ -53,6 +53,18 @@ class SelfDevice final : public Device {
     return true;
   }
 
+  bool read_remote_layout(int, const base::Layout& remote, const base::Layout& local, std::size_t bytes) override {
+    base::LayoutCursor from(remote, 0);
+    std::size_t done = 0;
+    while (done < bytes) {
+      const auto run = from.next(bytes - done);
+      if (run.empty()) return false;
+      base::scatter(local, done, run);
+      done += run.size();
+    }
+    return true;
+  }
+
   bool idle() const override { return head_ == nullptr; }
   void shutdown() override {}
 

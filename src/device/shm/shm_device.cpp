@@ -350,11 +350,15 @@ void ShmDevice::wait(std::chrono::microseconds timeout) {
   store32(c->sleeping, 0, std::memory_order_relaxed);
 }
 
-bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
-  if (!single_copy_) return false;
+int ShmDevice::single_copy_pid(int peer) const {
+  if (!single_copy_) return -1;
   const int idx = (peer >= 0 && peer < job_size_) ? index_of_rank_[std::size_t(peer)] : -1;
-  if (idx < 0) return false;
-  const pid_t pid = peers_[std::size_t(idx)].pid;
+  return idx < 0 ? -1 : peers_[std::size_t(idx)].pid;
+}
+
+bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
+  const pid_t pid = single_copy_pid(peer);
+  if (pid < 0) return false;
   std::size_t done = 0;
   while (done < dst.size()) {
     iovec local{dst.data() + done, dst.size() - done};
@@ -363,6 +367,48 @@ bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+namespace {
+
+// Up to `max_runs` runs of `layout` from byte `at`, at most `limit` bytes in all. Returns the bytes.
+std::size_t collect_runs(const base::Layout& layout, std::size_t at, std::size_t limit, iovec* iov, int max_runs,
+                         int& runs) {
+  base::LayoutCursor cursor(layout, at);
+  std::size_t total = 0;
+  runs = 0;
+  while (runs < max_runs && total < limit) {
+    const auto run = cursor.next(limit - total);
+    if (run.empty()) break;
+    iov[runs++] = iovec{run.data(), run.size()};
+    total += run.size();
+  }
+  return total;
+}
+
+}  // namespace
+
+// One process_vm_readv per batch of runs on both sides: the kernel walks the two lists itself, so
+// a non-contiguous message costs one copy, like a contiguous one (no pack, no unpack).
+bool ShmDevice::read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
+                                   std::size_t bytes) {
+  const pid_t pid = single_copy_pid(peer);
+  if (pid < 0) return false;
+  constexpr int kRunsPerCall = 128;
+  iovec local_iov[kRunsPerCall], remote_iov[kRunsPerCall];
+  std::size_t done = 0;
+  while (done < bytes) {
+    int nl = 0, nr = 0;
+    const std::size_t want = collect_runs(local, done, bytes - done, local_iov, kRunsPerCall, nl);
+    const std::size_t have = collect_runs(remote, done, want, remote_iov, kRunsPerCall, nr);
+    if (want == 0 || have == 0) return false;  // a layout is shorter than `bytes`
+    const ssize_t got = ::process_vm_readv(pid, local_iov, static_cast<unsigned long>(nl), remote_iov,
+                                           static_cast<unsigned long>(nr), 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    done += static_cast<std::size_t>(got);  // a partial read restarts from the first byte not copied
   }
   return true;
 }

@@ -60,6 +60,8 @@ class ShmDevice final : public Device {
   int poll() override;
   void wait(std::chrono::microseconds timeout) override;
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) override;
+  bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
+                          std::size_t bytes) override;
   bool idle() const override { return queued_ == 0; }
   void shutdown() override;
 
@@ -74,6 +76,8 @@ class ShmDevice final : public Device {
   std::size_t ring_bytes() const { return ring_bytes_; }
 
  private:
+  // The peer's pid when single copy reaches it, else -1.
+  int single_copy_pid(int peer) const;
   struct Peer {
     int rank = -1;
     pid_t pid = 0;

@@ -1,0 +1,169 @@
+#!/bin/bash
+# shm_targets.sh [BUILD_DIR]: every target row of the shared-memory issue in one run, RailMPI next
+# to Debian's MPICH 4.0.2 and Open MPI 4.1.4 (same benchmark sources) and the machine's limits
+# measured by bench/limits. Prints one table: target, size, the three implementations, the limit,
+# the ratio the target is about, the goal, and whether it is met.
+#
+#   RUNS=N        runs per point, median reported (default 3)
+#   TLIMIT=S      time limit per run (default 120 s; MPICH oversubscribed can take minutes)
+#   ONLY="lat bw coll oversub startup"   subset of the target groups
+# Ratios: latency/time rows RailMPI / best peer (< 1 is better); bandwidth rows RailMPI / best
+# peer (> 1 is better) and RailMPI / limit.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../build}" && pwd)
+RUNS=${RUNS:-3}
+TLIMIT=${TLIMIT:-120}
+ONLY=${ONLY:-"lat bw coll oversub startup"}
+work=$(mktemp -d "${TMPDIR:-/tmp}/railmpi_targets.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+. "$here/peers.sh"
+for b in osu_latency osu_bw osu_bibw osu_allreduce osu_bcast osu_barrier hello_rss oversub_loop idle_wait; do
+    [ -x "$build/bench/$b" ] || { echo "shm_targets.sh: $build/bench/$b not built"; exit 1; }
+    peer_build "$here/$b.c" "$b"
+done
+impls="rail"
+[ "$have_mpich" = 1 ] && impls="$impls mpich"
+[ "$have_ompi" = 1 ] && impls="$impls ompi"
+echo "# shm_targets.sh: $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg), $RUNS run(s) per point" >&2
+
+# run IMPL NP PROGRAM ARGS... -> stdout of one run ("" on failure or timeout)
+run() {
+    local impl=$1 np=$2 prog=$3
+    shift 3
+    timeout -k 5 "$TLIMIT" $(peer_launcher "$impl" shm "$np") "$(peer_binary "$impl" "$prog")" "$@" </dev/null 2>>"$work/errors"
+}
+# point IMPL NP KEY PROGRAM ARGS...: median over RUNS of the value in lines "KEY value" (size tables: KEY=size)
+# Writes $work/<impl>.<np>.<program>: "key value" for every key seen.
+table_point() {
+    local impl=$1 np=$2 prog=$3
+    shift 3
+    local out="$work/$impl.$np.$prog"
+    : >"$out.all"
+    for _ in $(seq 1 "$RUNS"); do run "$impl" "$np" "$prog" "$@" | grep -v '^#' | awk 'NF == 2' >>"$out.all"; done
+    awk '{ print $1 }' "$out.all" | sort -u | while read -r k; do
+        echo "$k $(awk -v k="$k" '$1 == k { print $2 }' "$out.all" | median)"
+    done >"$out"
+}
+value() { awk -v k="$2" '$1 == k { print $2 }' "$work/$1" 2>/dev/null; }
+
+rows="$work/rows"
+: >"$rows"
+# row TARGET SIZE RAIL MPICH OMPI LIMIT RATIO GOAL MET
+row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@" >>"$rows"; }
+best_of() {  # best_of low|high values... -> best non-empty
+    local dir=$1 best=""
+    shift
+    for v in "$@"; do
+        [ -n "$v" ] || continue
+        if [ -z "$best" ] || awk -v a="$v" -v b="$best" -v d="$dir" 'BEGIN { exit !(d == "low" ? a < b : a > b) }'; then best=$v; fi
+    done
+    echo "$best"
+}
+ratio() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b }'; }
+met() {  # met RATIO le|ge GOAL
+    [ -n "$1" ] || { echo "-"; return; }
+    awk -v r="$1" -v op="$2" -v g="$3" 'BEGIN { print ((op == "le" ? r <= g : r >= g) ? "yes" : "NO") }'
+}
+peer_values() {  # peer_values FILE-SUFFIX KEY -> "mpich ompi"
+    echo "$(value "mpich.$1" "$2")" "$(value "ompi.$1" "$2")"
+}
+
+limits() {
+    "$build/bench/cacheline" >"$work/cacheline" 2>/dev/null
+    "$build/bench/copy_limit" >"$work/copy_limit" 2>/dev/null
+}
+limits
+cacheline=$(awk '/cacheline_oneway_us/ { print $2 }' "$work/cacheline")
+cma() { awk -v s="$1" '$1 == "cma_MBps" && $2 == s { print $3 }' "$work/copy_limit"; }
+
+if [[ " $ONLY " == *" lat "* ]]; then
+    for i in $impls; do table_point "$i" 2 osu_latency -m 64; done
+    for s in 0 1 2 4 8 16 32 64; do
+        r=$(value rail.2.osu_latency $s); read -r m o <<<"$(peer_values 2.osu_latency $s)"
+        b=$(best_of low "$m" "$o"); q=$(ratio "$r" "$b")
+        row "latency 0-64 B vs best peer (us)" "$s" "$r" "$m" "$o" "$cacheline" "$q" "<= 0.6" "$(met "$q" le 0.6)"
+        q=$(ratio "$r" "$cacheline")
+        row "latency 0-64 B vs cache-line limit" "$s" "$r" "" "" "$cacheline" "$q" "<= 3" "$(met "$q" le 3)"
+    done
+fi
+
+if [[ " $ONLY " == *" bw "* ]]; then
+    for b in osu_bw osu_bibw; do
+        for i in $impls; do table_point "$i" 2 $b -s 4096 -m 16777216; done
+        for s in 4096 8192 16384 32768 65536; do
+            r=$(value rail.2.$b $s); read -r m o <<<"$(peer_values 2.$b $s)"
+            q=$(ratio "$r" "$(best_of high "$m" "$o")")
+            row "$b 4-64 KiB vs best peer (MB/s)" "$s" "$r" "$m" "$o" "" "$q" ">= 1.3" "$(met "$q" ge 1.3)"
+        done
+        for s in 1048576 4194304 16777216; do
+            r=$(value rail.2.$b $s); read -r m o <<<"$(peer_values 2.$b $s)"
+            lim=$(cma $s)
+            # both directions copy at once on two cores: the bi-directional limit is twice one copy
+            [ $b = osu_bibw ] && [ -n "$lim" ] && lim=$(awk -v l="$lim" 'BEGIN { print 2 * l }')
+            q=$(ratio "$r" "$lim")
+            row "$b >= 1 MiB vs single-copy limit (MB/s)" "$s" "$r" "$m" "$o" "$lim" "$q" ">= 0.95" "$(met "$q" ge 0.95)"
+        done
+    done
+fi
+
+if [[ " $ONLY " == *" coll "* ]]; then
+    for np in 2 4; do
+        for b in osu_allreduce osu_bcast osu_barrier; do
+            for i in $impls; do table_point "$i" $np $b -m 65536; done
+            sizes="8 64 512 4096 65536"
+            [ $b = osu_barrier ] && sizes=0
+            for s in $sizes; do
+                r=$(value rail.$np.$b $s); read -r m o <<<"$(peer_values $np.$b $s)"
+                q=$(ratio "$r" "$(best_of low "$m" "$o")")
+                row "${b#osu_} $np ranks vs best peer (us)" "$s" "$r" "$m" "$o" "" "$q" "<= 0.8" "$(met "$q" le 0.8)"
+            done
+        done
+    done
+fi
+
+if [[ " $ONLY " == *" oversub "* ]]; then
+    for mode in allreduce ring; do
+        for i in $impls; do
+            : >"$work/$i.$mode.all"
+            for _ in $(seq 1 "$RUNS"); do
+                run "$i" 8 oversub_loop $mode 1000 | awk -v k="${mode}_s" '$1 == k { print $2 }' >>"$work/$i.$mode.all"
+            done
+            median <"$work/$i.$mode.all" >"$work/$i.$mode"
+        done
+        r=$(cat "$work/rail.$mode"); m=$(cat "$work/mpich.$mode" 2>/dev/null); o=$(cat "$work/ompi.$mode" 2>/dev/null)
+        [ -z "$m" ] && [ "$have_mpich" = 1 ] && m="timeout"
+        q=$(ratio "$r" "$(best_of low "${m/timeout/}" "$o")")
+        row "8 ranks on $(nproc) cores: 1000 x $mode (s)" "8" "$r" "$m" "$o" "" "$q" "<= 0.5" "$(met "$q" le 0.5)"
+    done
+    for i in $impls; do run "$i" 8 idle_wait 2 | awk '$1 == "wait_cpu_fraction" { print $2 }' >"$work/$i.idle"; done
+    r=$(cat "$work/rail.idle"); m=$(cat "$work/mpich.idle" 2>/dev/null); o=$(cat "$work/ompi.idle" 2>/dev/null)
+    row "8 ranks: CPU share of a rank waiting 2 s in MPI_Recv" "-" "$r" "$m" "$o" "" "$r" "near 0" "$(met "$r" le 0.1)"
+fi
+
+if [[ " $ONLY " == *" startup "* ]]; then
+    for i in $impls; do
+        : >"$work/$i.start.all"
+        : >"$work/$i.rss.all"
+        for _ in $(seq 1 $((RUNS + 2))); do
+            t0=$(date +%s%N)
+            run "$i" 2 hello_rss | awk '$1 == "rss_kib_max" { print $2 }' >>"$work/$i.rss.all"
+            echo $((($(date +%s%N) - t0) / 1000000)) >>"$work/$i.start.all"
+        done
+        median <"$work/$i.start.all" >"$work/$i.start"
+        median <"$work/$i.rss.all" | awk '{ printf "%.1f\n", $1 / 1024 }' >"$work/$i.rss"
+    done
+    r=$(cat "$work/rail.start"); m=$(cat "$work/mpich.start" 2>/dev/null); o=$(cat "$work/ompi.start" 2>/dev/null)
+    row "start-up, 2-rank hello, whole job (ms)" "-" "$r" "$m" "$o" "" "$(ratio "$r" "$(best_of low "$m" "$o")")" "<= 30 ms" "$(met "$r" le 30)"
+    r=$(cat "$work/rail.rss"); m=$(cat "$work/mpich.rss" 2>/dev/null); o=$(cat "$work/ompi.rss" 2>/dev/null)
+    row "peak RSS per rank, hello (MB)" "-" "$r" "$m" "$o" "" "$(ratio "$r" "$(best_of low "$m" "$o")")" "<= 6 MB" "$(met "$r" le 6)"
+fi
+
+echo "| target | size (B) / ranks | RailMPI | MPICH | Open MPI | limit | ratio | goal | met |"
+echo "|---|---|---|---|---|---|---|---|---|"
+cat "$rows"
+if [ -s "$work/errors" ]; then
+    echo
+    echo "(failed or timed-out runs left messages; first lines:)"
+    head -5 "$work/errors"
+fi
