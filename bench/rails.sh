@@ -105,7 +105,7 @@ table() {  # table TITLE UNIT FILE-PREFIX
   [ $ompi_ok = 1 ] && hdr="$hdr | OMPI 1 rail | OMPI 2 rails | best 2-rail / 1 rail | best 2-rail / OMPI 2 rails"
   [ $ompi_ok = 1 ] || hdr="$hdr | best 2-rail / 1 rail"
   echo "$hdr |"
-  echo "$hdr |" | sed 's/[^|]*|/---|/g'
+  echo "$hdr |" | sed 's/[^|]\+|/---|/g'
   awk -v pols="$POLICIES" -v ompi=$ompi_ok -v unit="$unit" '
     FNR==1 { f++ }
     { v[f, $1] = $2; if (f == 1) order[n++] = $1 }

@@ -35,8 +35,17 @@ inline int check_count(const char* call, MPI_Comm comm, int count, const char* w
   return MPI_SUCCESS;
 }
 
+// Description of a datatype handle: predefined types are decoded from the handle (the hot path
+// never reaches the runtime object); derived types come from the instance's table.
+inline core::TypeInfo type_info(MPI_Datatype type) {
+  const core::TypeInfo t = core::predefined_type_info(type);
+  if (!t.valid) [[unlikely]]
+    return core::derived_type_info(instance().types, type);
+  return t;
+}
+
 inline int type_error(const char* call, MPI_Comm comm, MPI_Datatype type) {
-  if (type != MPI_DATATYPE_NULL && core::dtype::find_derived(type)) [[unlikely]]
+  if (type != MPI_DATATYPE_NULL && instance().types.find(type)) [[unlikely]]
     return raise_error(comm, MPI_ERR_TYPE, call, "datatype=0x%x is not committed (MPI_Type_commit)",
                        static_cast<unsigned>(type));
   return raise_error(comm, MPI_ERR_TYPE, call, "datatype=0x%x is not a valid datatype", static_cast<unsigned>(type));
@@ -44,7 +53,7 @@ inline int type_error(const char* call, MPI_Comm comm, MPI_Datatype type) {
 
 // A datatype usable for communication: predefined, or derived and committed.
 inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type, core::TypeInfo& info) {
-  info = core::type_info(type);
+  info = type_info(type);
   if (!info.valid || type == MPI_DATATYPE_NULL) [[unlikely]]
     return type_error(call, comm, type);
   return MPI_SUCCESS;

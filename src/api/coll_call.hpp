@@ -42,17 +42,11 @@ inline int check_root(const Call& k, int root) {
   return MPI_SUCCESS;
 }
 
-// A datatype usable by the collectives: valid and committed. Sets `ti`. Reductions also need it
-// contiguous (`need_contiguous`).
-inline int check_dtype(const Call& k, MPI_Datatype type, core::TypeInfo& ti, const char* what = "datatype",
-                bool need_contiguous = false) {
-  ti = core::type_info(type);
+// A datatype usable by the collectives: valid and committed. Sets `ti`.
+inline int check_dtype(const Call& k, MPI_Datatype type, core::TypeInfo& ti, const char* what = "datatype") {
+  ti = type_info(type);
   if (!ti.valid || type == MPI_DATATYPE_NULL)
     return raise_error(k.comm, MPI_ERR_TYPE, k.name, "%s=0x%x is not a valid datatype", what,
-                       static_cast<unsigned>(type));
-  if (need_contiguous && !ti.contiguous)
-    return raise_error(k.comm, MPI_ERR_TYPE, k.name,
-                       "%s=0x%x: reductions on non-contiguous datatypes are not supported", what,
                        static_cast<unsigned>(type));
   return MPI_SUCCESS;
 }
@@ -139,8 +133,8 @@ class Staging {
       std::byte* typed = b + offs[i];
       std::byte* flat = t + packed[i];
       const std::size_t len = bytes[i];
-      if (dir != Dir::out && count) core::pack(typed, count, type, flat);
-      if (dir != Dir::in && count) finals_.push_back([=] { core::unpack(flat, len, count, type, typed); });
+      if (dir != Dir::out && count) core::pack(instance().types, typed, count, type, flat);
+      if (dir != Dir::in && count) finals_.push_back([=] { core::unpack(instance().types, flat, len, count, type, typed); });
     }
     offs = packed;
     return t;
@@ -157,7 +151,8 @@ class Staging {
   std::vector<std::function<void()>> finals_;
 };
 
-// Reducer for (op, type); MPI_ERR_OP when the op is invalid or not defined on the type.
+// Reducer for (op, type); MPI_ERR_OP when the op is invalid or not defined on the type (the
+// predefined operations are defined on predefined types only, as in MPICH and Open MPI).
 inline int get_reducer(const char* name, MPI_Comm comm, MPI_Op op, MPI_Datatype type, const core::TypeInfo& ti,
                 coll::Reducer& r) {
   r = coll::Reducer{};
@@ -166,6 +161,12 @@ inline int get_reducer(const char* name, MPI_Comm comm, MPI_Op op, MPI_Datatype 
   if (const core::OpTable::Entry* u = instance().ops.find(op)) {
     r.user = u->fn;
     r.commutative = u->commutative;
+    if (!ti.contiguous) {  // the user function sees the operands laid out with the datatype
+      r.types = &instance().types;
+      r.extent = ti.extent;
+      r.true_lb = ti.true_lb;
+      r.true_extent = ti.true_extent;
+    }
     return MPI_SUCCESS;
   }
   if (!core::is_predefined_op(op) || core::is_accumulate_only_op(op))

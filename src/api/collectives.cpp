@@ -5,7 +5,8 @@
 //
 // Datatypes: contiguous ones are used in place (buf + true_lb); data movement collectives stage
 // non-contiguous ones through contiguous scratch memory (pack at the call, unpack when the
-// schedule ends). Reductions need contiguous datatypes (MPI_ERR_TYPE otherwise).
+// schedule ends). Reductions stage them the same way; a user operation on such a type is called on
+// operands laid out with the type (coll::Reducer).
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -33,9 +34,10 @@ coll::NodeCollectives::Result node_bcast(const Call& k, void* buf, int count, MP
   if (ti.contiguous || !buf) return node.bcast(*k.c, buf ? at(buf, ti) : nullptr, bytes, root);
   if (bytes > node.limit()) return Result::not_taken;
   std::vector<std::byte> packed(bytes);
-  if (k.c->rank == root) core::pack(buf, std::size_t(count), type, packed.data());
+  if (k.c->rank == root) core::pack(instance().types, buf, std::size_t(count), type, packed.data());
   const Result r = node.bcast(*k.c, packed.data(), bytes, root);
-  if (r != Result::not_taken && k.c->rank != root) core::unpack(packed.data(), bytes, std::size_t(count), type, buf);
+  if (r != Result::not_taken && k.c->rank != root)
+    core::unpack(instance().types, packed.data(), bytes, std::size_t(count), type, buf);
   return r;
 }
 
@@ -317,7 +319,7 @@ int reduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
   core::TypeInfo ti;
   coll::Reducer r;
   if (int e = check_cnt(k, count, "count")) return e;
-  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
+  if (int e = check_dtype(k, type, ti)) return e;
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   if (int e = check_root(k, root)) return e;
   const Roles ro = roles(c, root);
@@ -338,8 +340,15 @@ int reduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
         nr != coll::NodeCollectives::Result::not_taken)
       return node_outcome(k, nr);
   auto s = schedule(k);
-  coll::reduce(*s, in_place ? at(recvbuf, ti) : at(sendbuf, ti), ro.root_side ? at(recvbuf, ti) : nullptr,
-               std::size_t(count), r, root);
+  Staging st(*s);
+  std::byte* rb = ro.root_side ? st.region(recvbuf, std::size_t(count), type, ti, in_place ? Dir::inout : Dir::out)
+                               : nullptr;
+  // sendbuf is not significant at an intercommunicator's MPI_ROOT / MPI_PROC_NULL processes.
+  const std::byte* sb = in_place            ? rb
+                        : ro.nonroot_side ? st.region(sendbuf, std::size_t(count), type, ti, Dir::in)
+                                          : at(sendbuf, ti);
+  coll::reduce(*s, sb, rb, std::size_t(count), r, root);
+  st.finish();
   return launch(k, std::move(s), req);
 }
 
@@ -349,7 +358,7 @@ int allreduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
   core::TypeInfo ti;
   coll::Reducer r;
   if (int e = check_cnt(k, count, "count")) return e;
-  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
+  if (int e = check_dtype(k, type, ti)) return e;
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   const std::size_t bytes = ti.size * std::size_t(count);
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -366,7 +375,11 @@ int allreduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
         nr != coll::NodeCollectives::Result::not_taken)
       return node_outcome(k, nr);
   auto s = schedule(k);
-  coll::allreduce(*s, in_place ? at(recvbuf, ti) : at(sendbuf, ti), at(recvbuf, ti), std::size_t(count), r);
+  Staging st(*s);
+  std::byte* rb = st.region(recvbuf, std::size_t(count), type, ti, in_place ? Dir::inout : Dir::out);
+  const std::byte* sb = in_place ? rb : st.region(sendbuf, std::size_t(count), type, ti, Dir::in);
+  coll::allreduce(*s, sb, rb, std::size_t(count), r);
+  st.finish();
   return launch(k, std::move(s), req);
 }
 
@@ -377,7 +390,7 @@ int reduce_scatter(Call k, const void* sendbuf, void* recvbuf, const int* recvco
   const core::Communicator& c = *k.c;
   core::TypeInfo ti;
   coll::Reducer r;
-  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
+  if (int e = check_dtype(k, type, ti)) return e;
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (int e = no_in_place(k, recvbuf, "recvbuf")) return e;
@@ -397,7 +410,13 @@ int reduce_scatter(Call k, const void* sendbuf, void* recvbuf, const int* recvco
     if (int e = check_buf(k, sendbuf, total * ti.size, "sendbuf")) return e;
   if (int e = check_request(k, req, req != nullptr)) return e;
   auto s = schedule(k);
-  coll::reduce_scatter(*s, in_place ? at(recvbuf, ti) : at(sendbuf, ti), at(recvbuf, ti), counts.data(), r);
+  Staging st(*s);
+  // In place, the whole input is in recvbuf; the result is its first counts[rank] elements.
+  std::byte* rb = st.region(recvbuf, in_place ? total : counts[std::size_t(c.rank)], type, ti,
+                            in_place ? Dir::inout : Dir::out);
+  const std::byte* sb = in_place ? rb : st.region(sendbuf, total, type, ti, Dir::in);
+  coll::reduce_scatter(*s, sb, rb, counts.data(), r);
+  st.finish();
   return launch(k, std::move(s), req);
 }
 
@@ -409,7 +428,7 @@ int scan(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype typ
   core::TypeInfo ti;
   coll::Reducer r;
   if (int e = check_cnt(k, count, "count")) return e;
-  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
+  if (int e = check_dtype(k, type, ti)) return e;
   if (int e = get_reducer(k.name, k.comm, op, type, ti, r)) return e;
   const std::size_t bytes = ti.size * std::size_t(count);
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -419,7 +438,12 @@ int scan(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype typ
     if (int e = check_buf(k, sendbuf, bytes, "sendbuf")) return e;
   if (int e = check_request(k, req, req != nullptr)) return e;
   auto s = schedule(k);
-  coll::scan(*s, in_place ? at(recvbuf, ti) : at(sendbuf, ti), at(recvbuf, ti), std::size_t(count), r, exclusive);
+  Staging st(*s);
+  // Exscan leaves rank 0's recvbuf as it is: packed first, it is unpacked unchanged.
+  std::byte* rb = st.region(recvbuf, std::size_t(count), type, ti, in_place || exclusive ? Dir::inout : Dir::out);
+  const std::byte* sb = in_place ? rb : st.region(sendbuf, std::size_t(count), type, ti, Dir::in);
+  coll::scan(*s, sb, rb, std::size_t(count), r, exclusive);
+  st.finish();
   return launch(k, std::move(s), req);
 }
 
@@ -653,13 +677,19 @@ int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype
   core::TypeInfo ti;
   coll::Reducer r;
   if (int e = check_cnt(k, count, "count")) return e;
-  if (int e = check_dtype(k, type, ti, "datatype", true)) return e;
+  if (int e = check_dtype(k, type, ti)) return e;
   if (int e = get_reducer(call, MPI_COMM_WORLD, op, type, ti, r)) return e;
   if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed");
   if (int e = check_buf(k, inbuf, ti.size * std::size_t(count), "inbuf")) return e;
   if (int e = check_buf(k, inoutbuf, ti.size * std::size_t(count), "inoutbuf")) return e;
-  r(at(inbuf, ti), at(inoutbuf, ti), std::size_t(count));
+  if (ti.contiguous) {
+    r(at(inbuf, ti), at(inoutbuf, ti), std::size_t(count));
+    return MPI_SUCCESS;
+  }
+  // A user operation on a non-contiguous type: it is called on the buffers as they are.
+  int len = count, dt = type;
+  if (count) r.user(const_cast<void*>(inbuf), inoutbuf, &len, &dt);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Reduce_local = PMPI_Reduce_local

@@ -1,4 +1,5 @@
-// Communicator construction and destruction: dup (+ with_info, idup), split, split_type, create,
+// Communicator construction and destruction: dup (+ with_info, idup: non-blocking, see
+// api/context_agreement.hpp), split, split_type, create,
 // create_group, free, compare, test_inter, remote_size, set_name. Context ids: core/context_ids.hpp.
 #include <algorithm>
 #include <climits>
@@ -6,71 +7,71 @@
 
 #include "api/checks.hpp"
 #include "api/comm_ops.hpp"
+#include "api/context_agreement.hpp"
 
 using namespace railmpi;
 using namespace railmpi::api;
 
-namespace railmpi::api {
-
-// Combined free mask of both groups of intercommunicator `c` (every member gets the same), with
-// one int from each group's leader exchanged (`mine` from this group's leader, the other group's
-// comes back in `remote`).
-void agree_over_inter(const core::Communicator& c, std::uint64_t* mask, int mine, int& remote) {
-  Instance& in = instance();
-  const Wire lw = local_wire(c, kTagInterLocal);
-  std::memcpy(mask, in.context_ids.mask(), sizeof(std::uint64_t) * core::ContextIds::kWords);
-  wire_allreduce_and(lw, mask, core::ContextIds::kWords);
-  constexpr std::size_t kBytes = sizeof(std::uint64_t) * core::ContextIds::kWords;
-  std::vector<std::byte> out(kBytes + sizeof(int)), back(kBytes + sizeof(int));
-  if (c.rank == 0) {
-    std::memcpy(out.data(), mask, kBytes);
-    std::memcpy(out.data() + kBytes, &mine, sizeof(int));
-    exchange_with(c, c.coll_context(), kTagInterLeaders, 0, out.data(), out.size(), back.data(), back.size());
-    std::uint64_t theirs[core::ContextIds::kWords];
-    std::memcpy(theirs, back.data(), kBytes);
-    for (int i = 0; i < core::ContextIds::kWords; ++i) mask[i] &= theirs[i];
-    std::memcpy(back.data(), mask, kBytes);
-  }
-  wire_bcast(lw, back.data(), back.size(), 0);
-  std::memcpy(mask, back.data(), kBytes);
-  std::memcpy(&remote, back.data() + kBytes, sizeof(int));
-}
-
-}  // namespace railmpi::api
 
 namespace {
 
+// Context of a communicator whose agreement is still running (MPI_Comm_idup): no slot.
+constexpr int kNoContext = -2;
+
 int no_context(const char* call, MPI_Comm comm) {
   return raise_error(comm, MPI_ERR_OTHER, call, "no context id is free on every member (too many communicators)");
+}
+
+// The intercommunicator between `local` (ranks of c's local group) and `remote` (ranks of c's
+// remote group), MPI_COMM_NULL unless this process is in `local` and both sides are non-empty
+// (MPI-2.2 Comm_create/Comm_split on intercommunicators). Every process of both groups of c calls
+// it: the context ids are agreed over both groups.
+int make_inter(const char* call, core::Communicator* c, const std::vector<int>& local,
+               const std::vector<int>& remote, MPI_Comm* newcomm) {
+  const bool member = std::find(local.begin(), local.end(), c->rank) != local.end() && !remote.empty();
+  int slots[2];
+  const unsigned key = static_cast<unsigned>(c->coll_context()) * 31u + static_cast<unsigned>(kTagInterLeaders);
+  const AndAll over_both = [c](std::uint64_t* words, std::size_t n) { and_over_inter(*c, words, n); };
+  if (!agree_slots(over_both, 2, member, key, slots)) return no_context(call, c->handle);
+  if (!member) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  std::vector<int> job(local.size()), remote_job(remote.size());
+  for (std::size_t i = 0; i < local.size(); ++i) job[i] = c->job_ranks[static_cast<std::size_t>(local[i])];
+  for (std::size_t i = 0; i < remote.size(); ++i)
+    remote_job[i] = c->remote_job_ranks[static_cast<std::size_t>(remote[i])];
+  core::Communicator* n = new_comm(core::ContextIds::context_of(slots[0]), std::move(job), c->errhandler);
+  n->local_context = core::ContextIds::context_of(slots[1]);
+  n->remote_job_ranks = std::move(remote_job);
+  *newcomm = n->handle;
+  return MPI_SUCCESS;
+}
+
+std::vector<int> all_ranks(int n) {
+  std::vector<int> r(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) r[static_cast<std::size_t>(i)] = i;
+  return r;
 }
 
 // Duplicates `c` (intra- or inter-): new context(s), same groups, same error handler, topology;
 // attributes copied by their copy callbacks.
 int dup_comm(const char* call, core::Communicator* c, MPI_Comm* newcomm) {
   Instance& in = instance();
-  core::Communicator* n;
   if (!c->is_inter()) {
     const int ctx = agree_context(local_wire(*c, kTagCommCreate), true);
     if (ctx < 0) return no_context(call, c->handle);
-    n = new_comm(ctx, c->job_ranks, c->errhandler);
-  } else {
-    std::uint64_t mask[core::ContextIds::kWords];
-    int ignored = 0;
-    agree_over_inter(*c, mask, 0, ignored);
-    const int a = core::ContextIds::lowest(mask), b = core::ContextIds::lowest(mask, 1);
-    if (a < 0 || b < 0) return no_context(call, c->handle);
-    in.context_ids.take(a);
-    in.context_ids.take(b);
-    n = new_comm(core::ContextIds::context_of(a), c->job_ranks, c->errhandler);
-    n->local_context = core::ContextIds::context_of(b);
-    n->remote_job_ranks = c->remote_job_ranks;
+    *newcomm = new_comm(ctx, c->job_ranks, c->errhandler)->handle;
+  } else if (int e = make_inter(call, c, all_ranks(c->size()), all_ranks(c->remote_size()), newcomm)) {
+    return e;
   }
+  core::Communicator* n = in.comms.find(*newcomm);
   n->topo = c->topo;
   if (int e = in.attributes.copy_all(c->handle, n->handle)) {
     destroy_comm(n);
+    *newcomm = MPI_COMM_NULL;
     return raise_error(c->handle, e, call, "an attribute copy callback returned %d", e);
   }
-  *newcomm = n->handle;
   return MPI_SUCCESS;
 }
 
@@ -85,28 +86,56 @@ struct ColorKey {
   int color, key;
 };
 
-// Split of `c` by colour and key (colour MPI_UNDEFINED: MPI_COMM_NULL).
+// Ranks 0..n-1 of a group whose colour is `color`, ordered by key then rank.
+std::vector<int> members_of(const std::vector<ColorKey>& all, int color) {
+  std::vector<int> members;
+  if (color == MPI_UNDEFINED) return members;
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (all[r].color == color) members.push_back(static_cast<int>(r));
+  std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
+    return all[static_cast<std::size_t>(a)].key < all[static_cast<std::size_t>(b)].key;
+  });
+  return members;
+}
+
+// Split of `c` by colour and key (colour MPI_UNDEFINED: MPI_COMM_NULL). On an intercommunicator
+// the result joins the processes of my colour in both groups (MPI_COMM_NULL when either side has
+// none).
 int split_comm(const char* call, core::Communicator* c, int color, int key, MPI_Comm* newcomm) {
-  const Wire w = local_wire(*c, kTagCommCreate);
+  const Wire w = local_wire(*c, c->is_inter() ? kTagInterLocal : kTagCommCreate);
   std::vector<ColorKey> all(static_cast<std::size_t>(c->size()));
   const ColorKey mine{color, key};
   wire_allgather(w, &mine, all.data(), sizeof mine);
+  if (c->is_inter()) {
+    std::vector<ColorKey> remote(static_cast<std::size_t>(c->remote_size()));
+    swap_with_remote_group(*c, all.data(), all.size() * sizeof(ColorKey), remote.data(),
+                           remote.size() * sizeof(ColorKey));
+    return make_inter(call, c, members_of(all, color), members_of(remote, color), newcomm);
+  }
   const int ctx = agree_context(w, color != MPI_UNDEFINED);
   if (ctx < 0) return no_context(call, c->handle);
   if (color == MPI_UNDEFINED) {
     *newcomm = MPI_COMM_NULL;
     return MPI_SUCCESS;
   }
-  std::vector<int> members;  // parent ranks with my colour
-  for (int r = 0; r < c->size(); ++r)
-    if (all[static_cast<std::size_t>(r)].color == color) members.push_back(r);
-  std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
-    return all[static_cast<std::size_t>(a)].key < all[static_cast<std::size_t>(b)].key;
-  });
+  const std::vector<int> members = members_of(all, color);  // parent ranks with my colour
   std::vector<int> job(members.size());
   for (std::size_t i = 0; i < members.size(); ++i) job[i] = c->job_ranks[static_cast<std::size_t>(members[i])];
   *newcomm = new_comm(ctx, std::move(job), c->errhandler)->handle;
   return MPI_SUCCESS;
+}
+
+// MPI_Comm_create on an intercommunicator: `group` is a subset of the local group (the same in
+// all its processes); the result joins it with the remote group's choice.
+int create_inter(const char* call, core::Communicator* c, const core::Ranks& group, MPI_Comm* newcomm) {
+  std::vector<int> local(group.size());
+  for (std::size_t i = 0; i < group.size(); ++i) local[i] = core::group_rank_of(c->job_ranks, group[i]);
+  // Leaders swap {count, ranks...}.
+  std::vector<int> mine{static_cast<int>(local.size())}, theirs(static_cast<std::size_t>(c->remote_size()) + 1);
+  mine.insert(mine.end(), local.begin(), local.end());
+  swap_with_remote_group(*c, mine.data(), mine.size() * sizeof(int), theirs.data(), theirs.size() * sizeof(int));
+  const std::vector<int> remote(theirs.begin() + 1, theirs.begin() + 1 + theirs[0]);
+  return make_inter(call, c, local, remote, newcomm);
 }
 
 }  // namespace
@@ -135,17 +164,28 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
-  require_running("MPI_Comm_idup");
+  const char* call = "MPI_Comm_idup";
+  require_running(call);
+  Instance& in = instance();
   core::Communicator* c;
-  if (int e = check_comm("MPI_Comm_idup", comm, c)) return e;
-  if (!newcomm || !request) return raise_error(comm, MPI_ERR_ARG, "MPI_Comm_idup", "newcomm or request is NULL");
-  // Completes at once: the returned request is already complete.
-  if (int e = dup_comm("MPI_Comm_idup", c, newcomm)) return e;
-  core::RequestSlot* s = instance().requests.allocate();
-  s->op = core::RequestOp::none;
+  if (int e = check_comm(call, comm, c)) return e;
+  if (!newcomm || !request) return raise_error(comm, MPI_ERR_ARG, call, "newcomm or request is NULL");
+  // The new communicator exists at once (handle, groups, topology, attributes); it gets its
+  // context(s) when the agreement completes the request, and is not to be used before.
+  core::Communicator* n = new_comm(kNoContext, c->job_ranks, c->errhandler);
+  n->remote_job_ranks = c->remote_job_ranks;
+  n->topo = c->topo;
+  if (int e = in.attributes.copy_all(c->handle, n->handle)) {
+    destroy_comm(n);
+    return raise_error(comm, e, call, "an attribute copy callback returned %d", e);
+  }
+  core::RequestSlot* s = in.requests.allocate();
+  s->op = core::RequestOp::coll;
   s->comm = comm;
-  s->p2p.complete = true;
+  s->p2p.kind = p2p::RequestKind::other;
+  *newcomm = n->handle;
   *request = s->handle;
+  start_idup(*c, *n, s);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
@@ -155,7 +195,6 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   require_running(call);
   core::Communicator* c;
   if (int e = check_comm(call, comm, c)) return e;
-  if (int e = check_intra(call, c)) return e;
   if (color < 0 && color != MPI_UNDEFINED)
     return raise_error(comm, MPI_ERR_ARG, call, "color=%d is negative and not MPI_UNDEFINED", color);
   if (!newcomm) return raise_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
@@ -168,7 +207,6 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
   require_running(call);
   core::Communicator* c;
   if (int e = check_comm(call, comm, c)) return e;
-  if (int e = check_intra(call, c)) return e;
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_HW_GUIDED &&
       split_type != MPI_COMM_TYPE_HW_UNGUIDED)
     return raise_error(comm, MPI_ERR_ARG, call, "split_type=%d is not a known split type", split_type);
@@ -189,13 +227,14 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   require_running(call);
   core::Communicator* c;
   if (int e = check_comm(call, comm, c)) return e;
-  if (int e = check_intra(call, c)) return e;
   const core::Ranks* g = find_group(group);
   if (!g) return raise_error(comm, MPI_ERR_GROUP, call, "group=0x%x is not a valid group", static_cast<unsigned>(group));
   for (int job : *g)
     if (core::group_rank_of(c->job_ranks, job) == core::kUndefinedRank)
-      return raise_error(comm, MPI_ERR_GROUP, call, "group has a process (job rank %d) that is not in comm", job);
+      return raise_error(comm, MPI_ERR_GROUP, call, "group has a process (job rank %d) that is not in %s", job,
+                         c->is_inter() ? "the local group of comm" : "comm");
   if (!newcomm) return raise_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+  if (c->is_inter()) return create_inter(call, c, core::Ranks(*g), newcomm);
   const bool member = core::group_rank_of(*g, instance().rank()) != core::kUndefinedRank;
   core::Ranks ranks = *g;  // the group may be freed by a callback; keep a copy
   const int ctx = agree_context(local_wire(*c, kTagCommCreate), member);

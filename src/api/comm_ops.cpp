@@ -1,5 +1,7 @@
 #include "api/comm_ops.hpp"
 
+#include "api/context_agreement.hpp"
+
 #include <cstring>
 
 namespace railmpi::api {
@@ -98,14 +100,18 @@ void exchange_with(const core::Communicator& via, int context, int tag, int peer
 }
 
 int agree_context(const Wire& w, bool take) {
-  Instance& in = instance();
-  std::uint64_t mask[core::ContextIds::kWords];
-  std::memcpy(mask, in.context_ids.mask(), sizeof mask);
-  wire_allreduce_and(w, mask, core::ContextIds::kWords);
-  const int slot = core::ContextIds::lowest(mask);
-  if (slot < 0) return -1;
-  if (take) in.context_ids.take(slot);
+  int slot = -1;
+  const unsigned key = static_cast<unsigned>(w.context) * 31u + static_cast<unsigned>(w.tag);
+  const AndAll over_wire = [&w](std::uint64_t* words, std::size_t n) { wire_allreduce_and(w, words, n); };
+  if (!agree_slots(over_wire, 1, take, key, &slot)) return -1;
   return core::ContextIds::context_of(slot);
+}
+
+void swap_with_remote_group(const core::Communicator& c, const void* mine, std::size_t mine_bytes, void* theirs,
+                            std::size_t theirs_bytes) {
+  if (c.rank == 0)
+    exchange_with(c, c.coll_context(), kTagInterLeaders, 0, mine, mine_bytes, theirs, theirs_bytes);
+  wire_bcast(local_wire(c, kTagInterLocal), theirs, theirs_bytes, 0);
 }
 
 core::Communicator* new_comm(int context, std::vector<int> job_ranks, int errhandler) {

@@ -45,9 +45,15 @@ std::vector<std::byte> wire_allgatherv(const Wire& w, const void* mine, std::siz
 void exchange_with(const core::Communicator& via, int context, int tag, int peer, const void* sbuf,
                    std::size_t sbytes, void* rbuf, std::size_t rbytes);
 
-// Intracommunicator creation: allreduce of the free masks over `w`; returns the agreed context
-// (members with `take` hold it from now on) or -1 when no id is free everywhere.
+// Intracommunicator creation: agreement over the members of `w` (api/context_agreement.hpp);
+// returns the agreed context (members with `take` hold it from now on) or -1 when no id is free
+// everywhere.
 int agree_context(const Wire& w, bool take);
+
+// Leaders swap `mine` for the remote group's `theirs` over intercommunicator `c`; every process
+// of the local group gets `theirs` (at most `theirs_bytes`).
+void swap_with_remote_group(const core::Communicator& c, const void* mine, std::size_t mine_bytes, void* theirs,
+                            std::size_t theirs_bytes);
 
 // Registers a new communicator (handle assigned) and returns it.
 core::Communicator* new_comm(int context, std::vector<int> job_ranks, int errhandler);

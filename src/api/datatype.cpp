@@ -203,7 +203,7 @@ int PMPI_Type_commit(MPI_Datatype* type) {
   core::dtype::Datatype scratch;
   const core::dtype::Datatype* t;
   if (int e = query_type("MPI_Type_commit", *type, scratch, t)) return e;
-  core::dtype::commit(*type);
+  core::dtype::commit(instance().types, *type);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_commit = PMPI_Type_commit
@@ -211,7 +211,7 @@ int PMPI_Type_commit(MPI_Datatype* type) {
 int PMPI_Type_free(MPI_Datatype* type) {
   require_running("MPI_Type_free");
   if (!type) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_free", "datatype is NULL");
-  if (!core::dtype::find_derived(*type)) {
+  if (!instance().types.find(*type)) {
     bool builtin = false;
     core::builtin_size(*type, builtin);
     return raise_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free",
@@ -221,7 +221,7 @@ int PMPI_Type_free(MPI_Datatype* type) {
   // Attributes go first: their delete callbacks may still look at the type.
   if (int e = instance().attributes.remove_all(*type))
     return raise_error(MPI_COMM_WORLD, e, "MPI_Type_free", "an attribute delete callback failed with %d", e);
-  core::dtype::user_free(*type);
+  core::dtype::user_free(instance().types, *type);
   *type = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;
 }
@@ -233,7 +233,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   const core::dtype::Datatype* t;
   if (int e = query_type("MPI_Type_dup", oldtype, scratch, t)) return e;
   if (!newtype) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_dup", "newtype is NULL");
-  *newtype = core::dtype::type_dup(oldtype);
+  *newtype = core::dtype::type_dup(instance().types, oldtype);
   if (int e = instance().attributes.copy_all(oldtype, *newtype))
     return raise_error(MPI_COMM_WORLD, e, "MPI_Type_dup", "an attribute copy callback failed with %d", e);
   return MPI_SUCCESS;
@@ -280,7 +280,7 @@ int PMPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresse
   for (std::size_t i = 0; i < t->types.size(); ++i) {
     // Derived types come back as new objects the caller frees; predefined ones as they are.
     const int h = t->types[i];
-    array_of_datatypes[i] = core::dtype::find_derived(h, true) ? core::dtype::type_clone(h) : h;
+    array_of_datatypes[i] = instance().types.find(h, true) ? core::dtype::type_clone(instance().types, h) : h;
   }
   return MPI_SUCCESS;
 }
@@ -308,7 +308,7 @@ int PMPI_Type_set_name(MPI_Datatype type, const char* type_name) {
   const core::dtype::Datatype* t;
   if (int e = query_type("MPI_Type_set_name", type, scratch, t)) return e;
   if (!type_name) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_set_name", "type_name is NULL");
-  core::dtype::Datatype* d = core::dtype::find_derived(type);
+  core::dtype::Datatype* d = instance().types.find(type);
   if (!d)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_set_name",
                        "datatype=0x%x is predefined: its name cannot be changed", static_cast<unsigned>(type));

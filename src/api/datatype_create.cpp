@@ -25,7 +25,7 @@ int hvector(const char* call, int count, int blocklength, MPI_Aint stride, MPI_D
   if (int e = check_blocklength(call, blocklength)) return e;
   if (int e = check_old_type(call, oldtype)) return e;
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_hvector(count, blocklength, stride, oldtype, combiner);
+  *newtype = core::dtype::type_hvector(instance().types, count, blocklength, stride, oldtype, combiner);
   return MPI_SUCCESS;
 }
 
@@ -37,7 +37,7 @@ int hindexed(const char* call, int count, const int blocklengths[], const MPI_Ai
   if (int e = check_array_arg(call, count, displacements, "array_of_displacements")) return e;
   if (int e = check_old_type(call, oldtype)) return e;
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_hindexed(count, blocklengths, displacements, oldtype, combiner);
+  *newtype = core::dtype::type_hindexed(instance().types, count, blocklengths, displacements, oldtype, combiner);
   return MPI_SUCCESS;
 }
 
@@ -51,12 +51,12 @@ int create_struct(const char* call, int count, const int blocklengths[], const M
   for (int i = 0; i < count; ++i) {
     core::dtype::Datatype scratch;
     const core::dtype::Datatype* t;
-    if (types[i] == MPI_DATATYPE_NULL || !(t = core::dtype::lookup(types[i], scratch)))
+    if (types[i] == MPI_DATATYPE_NULL || !(t = core::dtype::lookup(instance().types, types[i], scratch)))
       return raise_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "array_of_types[%d]=0x%x is not a valid datatype", i,
                          static_cast<unsigned>(types[i]));
   }
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_struct(count, blocklengths, displacements, types, combiner);
+  *newtype = core::dtype::type_struct(instance().types, count, blocklengths, displacements, types, combiner);
   return MPI_SUCCESS;
 }
 
@@ -77,7 +77,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype)
   if (int e = check_ctor_count(call, count)) return e;
   if (int e = check_old_type(call, oldtype)) return e;
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_contiguous(count, oldtype);
+  *newtype = core::dtype::type_contiguous(instance().types, count, oldtype);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
@@ -89,7 +89,7 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
   if (int e = check_blocklength(call, blocklength)) return e;
   if (int e = check_old_type(call, oldtype)) return e;
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_vector(count, blocklength, stride, oldtype);
+  *newtype = core::dtype::type_vector(instance().types, count, blocklength, stride, oldtype);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_vector = PMPI_Type_vector
@@ -114,7 +114,7 @@ int PMPI_Type_indexed(int count, const int blocklengths[], const int displacemen
   if (int e = check_array_arg(call, count, displacements, "array_of_displacements")) return e;
   if (int e = check_old_type(call, oldtype)) return e;
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_indexed(count, blocklengths, displacements, oldtype);
+  *newtype = core::dtype::type_indexed(instance().types, count, blocklengths, displacements, oldtype);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_indexed = PMPI_Type_indexed
@@ -141,7 +141,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int displac
   if (int e = check_array_arg(call, count, displacements, "array_of_displacements")) return e;
   if (int e = check_old_type(call, oldtype)) return e;
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_indexed_block(count, blocklength, displacements, oldtype);
+  *newtype = core::dtype::type_indexed_block(instance().types, count, blocklength, displacements, oldtype);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
@@ -155,7 +155,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint d
   if (int e = check_array_arg(call, count, displacements, "array_of_displacements")) return e;
   if (int e = check_old_type(call, oldtype)) return e;
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_hindexed_block(count, blocklength, displacements, oldtype);
+  *newtype = core::dtype::type_hindexed_block(instance().types, count, blocklength, displacements, oldtype);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_create_hindexed_block = PMPI_Type_create_hindexed_block
@@ -178,7 +178,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
   require_running(call);
   if (int e = check_old_type(call, oldtype)) return e;
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_resized(oldtype, lb, extent);
+  *newtype = core::dtype::type_resized(instance().types, oldtype, lb, extent);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
@@ -203,7 +203,7 @@ int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
   if (int e = check_order(call, order)) return e;
   if (int e = check_old_type(call, oldtype)) return e;
   if (int e = check_newtype(call, newtype)) return e;
-  *newtype = core::dtype::type_subarray(ndims, sizes, subsizes, starts, order == MPI_ORDER_C, oldtype);
+  *newtype = core::dtype::type_subarray(instance().types, ndims, sizes, subsizes, starts, order == MPI_ORDER_C, oldtype);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
@@ -258,10 +258,10 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], c
   std::vector<int> core_dargs(dargs, dargs + ndims);
   for (int& a : core_dargs)
     if (a == MPI_DISTRIBUTE_DFLT_DARG) a = -1;
-  *newtype = core::dtype::type_darray(size, rank, ndims, gsizes, kinds.data(), core_dargs.data(), psizes,
+  *newtype = core::dtype::type_darray(instance().types, size, rank, ndims, gsizes, kinds.data(), core_dargs.data(), psizes,
                                       order == MPI_ORDER_C, oldtype);
   // The contents report the arguments as given (MPI constants), not the internal codes.
-  core::dtype::Datatype* t = core::dtype::find_derived(*newtype);
+  core::dtype::Datatype* t = instance().types.find(*newtype);
   for (int d = 0; d < ndims; ++d) {
     t->integers[std::size_t(3 + ndims + d)] = distribs[d];
     t->integers[std::size_t(3 + 2 * ndims + d)] = dargs[d];

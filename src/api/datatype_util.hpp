@@ -10,7 +10,7 @@ namespace railmpi::api {
 // Any live datatype, committed or not: predefined or derived and not freed.
 inline int query_type(const char* call, MPI_Datatype type, core::dtype::Datatype& scratch,
                       const core::dtype::Datatype*& out, const char* what = "datatype") {
-  out = type == MPI_DATATYPE_NULL ? nullptr : core::dtype::lookup(type, scratch);
+  out = type == MPI_DATATYPE_NULL ? nullptr : core::dtype::lookup(instance().types, type, scratch);
   if (!out) [[unlikely]]
     return raise_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "%s=0x%x is not a valid datatype", what,
                        static_cast<unsigned>(type));

@@ -17,6 +17,7 @@
 #include "core/comm_table.hpp"
 #include "core/communicator.hpp"
 #include "core/context_ids.hpp"
+#include "core/datatype/type_table.hpp"
 #include "core/group.hpp"
 #include "core/info.hpp"
 #include "core/reduce_op.hpp"
@@ -43,6 +44,7 @@ struct Instance {
   core::CommTable comms;          // dynamic communicators
   core::ContextIds context_ids;   // this process's free context ids (see core/context_ids.hpp)
   core::GroupTable groups;
+  core::dtype::TypeTable types;   // derived datatypes (predefined ones are decoded from the handle)
   core::AttributeStore attributes;
   core::InfoTable infos;
   // User error classes and codes (MPI_Add_error_class/-code/-string), numbered from

@@ -5,17 +5,11 @@
 
 #include "api/checks.hpp"
 #include "api/comm_ops.hpp"
+#include "api/context_agreement.hpp"
 
 using namespace railmpi;
 using namespace railmpi::api;
 
-namespace railmpi::api {
-void agree_over_inter(const core::Communicator& c, std::uint64_t* mask, int mine, int& remote);
-}
-
-namespace {
-constexpr std::size_t kMaskBytes = sizeof(std::uint64_t) * core::ContextIds::kWords;
-}
 
 extern "C" {
 
@@ -23,7 +17,6 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
                           MPI_Comm* newintercomm) {
   const char* call = "MPI_Intercomm_create";
   require_running(call);
-  Instance& in = instance();
   core::Communicator* lc;
   if (int e = check_comm(call, local_comm, lc)) return e;
   if (lc->is_inter())
@@ -46,41 +39,37 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   }
 
   const Wire lw = local_wire(*lc, kTagInterLocal);
-  std::uint64_t mask[core::ContextIds::kWords];
-  std::memcpy(mask, in.context_ids.mask(), kMaskBytes);
-  wire_allreduce_and(lw, mask, core::ContextIds::kWords);
-
-  // Leader: exchange (mask, group size) then the group's job ranks with the remote leader over
-  // peer_comm with the user's tag; then tell the local group.
+  // Leaders swap group sizes and job ranks over peer_comm with the user's tag, then tell their
+  // group.
   int remote_n = 0;
   std::vector<int> remote;
   if (lc->rank == local_leader) {
-    std::vector<std::byte> out(kMaskBytes + sizeof(int)), back(kMaskBytes + sizeof(int));
     const int n = lc->size();
-    std::memcpy(out.data(), mask, kMaskBytes);
-    std::memcpy(out.data() + kMaskBytes, &n, sizeof n);
-    exchange_with(*pc, pc->context, tag, remote_leader, out.data(), out.size(), back.data(), back.size());
-    std::uint64_t theirs[core::ContextIds::kWords];
-    std::memcpy(theirs, back.data(), kMaskBytes);
-    std::memcpy(&remote_n, back.data() + kMaskBytes, sizeof remote_n);
-    for (int i = 0; i < core::ContextIds::kWords; ++i) mask[i] &= theirs[i];
+    exchange_with(*pc, pc->context, tag, remote_leader, &n, sizeof n, &remote_n, sizeof remote_n);
     remote.resize(static_cast<std::size_t>(remote_n));
     exchange_with(*pc, pc->context, tag, remote_leader, lc->job_ranks.data(), lc->job_ranks.size() * sizeof(int),
                   remote.data(), remote.size() * sizeof(int));
   }
-  std::vector<std::byte> info(kMaskBytes + sizeof(int));
-  std::memcpy(info.data(), mask, kMaskBytes);
-  std::memcpy(info.data() + kMaskBytes, &remote_n, sizeof remote_n);
-  wire_bcast(lw, info.data(), info.size(), local_leader);
-  std::memcpy(mask, info.data(), kMaskBytes);
-  std::memcpy(&remote_n, info.data() + kMaskBytes, sizeof remote_n);
+  wire_bcast(lw, &remote_n, sizeof remote_n, local_leader);
   remote.resize(static_cast<std::size_t>(remote_n));
   wire_bcast(lw, remote.data(), remote.size() * sizeof(int), local_leader);
 
-  const int a = core::ContextIds::lowest(mask), b = core::ContextIds::lowest(mask, 1);
-  if (a < 0 || b < 0) return raise_error(local_comm, MPI_ERR_OTHER, call, "no context id is free on every member");
-  in.context_ids.take(a);
-  in.context_ids.take(b);
+  // Context ids: AND in the local group, the leaders AND theirs over peer_comm, broadcast.
+  const AndAll over_both = [&](std::uint64_t* words, std::size_t n) {
+    wire_allreduce_and(lw, words, n);
+    if (lc->rank == local_leader) {
+      std::vector<std::uint64_t> theirs(n);
+      exchange_with(*pc, pc->context, tag, remote_leader, words, n * sizeof(std::uint64_t), theirs.data(),
+                    n * sizeof(std::uint64_t));
+      for (std::size_t i = 0; i < n; ++i) words[i] &= theirs[i];
+    }
+    wire_bcast(lw, words, n * sizeof(std::uint64_t), local_leader);
+  };
+  int slots[2];
+  const unsigned key = static_cast<unsigned>(lw.context) * 31u + static_cast<unsigned>(tag);
+  if (!agree_slots(over_both, 2, true, key, slots))
+    return raise_error(local_comm, MPI_ERR_OTHER, call, "no context id is free on every member");
+  const int a = slots[0], b = slots[1];
   core::Communicator* n = new_comm(core::ContextIds::context_of(a), lc->job_ranks, lc->errhandler);
   n->local_context = core::ContextIds::context_of(b);
   n->remote_job_ranks = std::move(remote);
@@ -98,16 +87,15 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
     return raise_error(intercomm, MPI_ERR_COMM, call, "intercomm=0x%x is not an intercommunicator",
                        static_cast<unsigned>(intercomm));
   if (!newintracomm) return raise_error(intercomm, MPI_ERR_ARG, call, "newintracomm is NULL");
-  std::uint64_t mask[core::ContextIds::kWords];
-  const int mine = high ? 1 : 0;
-  int remote_high = 0;
   // The leaders' flags decide (MPI requires one value per group).
-  int leader_high = mine;
+  int leader_high = high ? 1 : 0, remote_high = 0;
   wire_bcast(local_wire(*c, kTagInterLocal), &leader_high, sizeof leader_high, 0);
-  agree_over_inter(*c, mask, leader_high, remote_high);
-  const int slot = core::ContextIds::lowest(mask);
-  if (slot < 0) return raise_error(intercomm, MPI_ERR_OTHER, call, "no context id is free on every member");
-  instance().context_ids.take(slot);
+  swap_with_remote_group(*c, &leader_high, sizeof leader_high, &remote_high, sizeof remote_high);
+  int slot = -1;
+  const unsigned key = static_cast<unsigned>(c->coll_context()) * 31u + static_cast<unsigned>(kTagInterLeaders);
+  const AndAll over_both = [c](std::uint64_t* words, std::size_t n) { and_over_inter(*c, words, n); };
+  if (!agree_slots(over_both, 1, true, key, &slot))
+    return raise_error(intercomm, MPI_ERR_OTHER, call, "no context id is free on every member");
   // Low group first; equal flags: the group whose first member has the lower job rank.
   bool local_first = leader_high != remote_high ? !leader_high : c->job_ranks[0] < c->remote_job_ranks[0];
   std::vector<int> ranks = local_first ? c->job_ranks : c->remote_job_ranks;

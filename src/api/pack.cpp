@@ -52,7 +52,7 @@ int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype type, void* outbuf, i
                        outsize, *position);
   if (bytes == 0) return MPI_SUCCESS;
   if (!outbuf) return raise_error(comm, MPI_ERR_BUFFER, call, "outbuf is NULL");
-  core::pack(inbuf, std::size_t(incount), type, static_cast<std::byte*>(outbuf) + *position);
+  core::pack(instance().types, inbuf, std::size_t(incount), type, static_cast<std::byte*>(outbuf) + *position);
   *position += static_cast<int>(bytes);
   return MPI_SUCCESS;
 }
@@ -77,7 +77,7 @@ int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int 
                        bytes, insize - *position, insize, *position);
   if (bytes == 0) return MPI_SUCCESS;
   if (!inbuf) return raise_error(comm, MPI_ERR_BUFFER, call, "inbuf is NULL");
-  core::unpack(static_cast<const std::byte*>(inbuf) + *position, bytes, std::size_t(outcount), type, outbuf);
+  core::unpack(instance().types, static_cast<const std::byte*>(inbuf) + *position, bytes, std::size_t(outcount), type, outbuf);
   *position += static_cast<int>(bytes);
   return MPI_SUCCESS;
 }
@@ -91,7 +91,7 @@ int PMPI_Pack_external_size(const char* datarep, int incount, MPI_Datatype type,
   if (int e = check_count(call, MPI_COMM_WORLD, incount, "incount")) return e;
   if (int e = check_type(call, MPI_COMM_WORLD, type, t)) return e;
   if (!size) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "size is NULL");
-  *size = static_cast<MPI_Aint>(core::external32_size(std::size_t(incount), type));
+  *size = static_cast<MPI_Aint>(core::external32_size(instance().types, std::size_t(incount), type));
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
@@ -109,13 +109,13 @@ int PMPI_Pack_external(const char* datarep, const void* inbuf, int incount, MPI_
   if (outsize < 0 || *position < 0 || *position > outsize)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "position=%ld / outsize=%ld are inconsistent",
                        static_cast<long>(*position), static_cast<long>(outsize));
-  const std::size_t bytes = core::external32_size(std::size_t(incount), type);
+  const std::size_t bytes = core::external32_size(instance().types, std::size_t(incount), type);
   if (bytes > static_cast<std::size_t>(outsize - *position))
     return raise_error(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, call, "%zu bytes do not fit outbuf (outsize=%ld, position=%ld)",
                        bytes, static_cast<long>(outsize), static_cast<long>(*position));
   if (bytes == 0) return MPI_SUCCESS;
   if (!outbuf) return raise_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call, "outbuf is NULL");
-  core::pack_external32(inbuf, std::size_t(incount), type, static_cast<std::byte*>(outbuf) + *position);
+  core::pack_external32(instance().types, inbuf, std::size_t(incount), type, static_cast<std::byte*>(outbuf) + *position);
   *position += static_cast<MPI_Aint>(bytes);
   return MPI_SUCCESS;
 }
@@ -134,13 +134,13 @@ int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insiz
   if (insize < 0 || *position < 0 || *position > insize)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "position=%ld / insize=%ld are inconsistent",
                        static_cast<long>(*position), static_cast<long>(insize));
-  const std::size_t bytes = core::external32_size(std::size_t(outcount), type);
+  const std::size_t bytes = core::external32_size(instance().types, std::size_t(outcount), type);
   if (bytes > static_cast<std::size_t>(insize - *position))
     return raise_error(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, call, "%zu bytes to unpack but inbuf has %ld left", bytes,
                        static_cast<long>(insize - *position));
   if (bytes == 0) return MPI_SUCCESS;
   if (!inbuf) return raise_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call, "inbuf is NULL");
-  core::unpack_external32(static_cast<const std::byte*>(inbuf) + *position, std::size_t(outcount), type, outbuf);
+  core::unpack_external32(instance().types, static_cast<const std::byte*>(inbuf) + *position, std::size_t(outcount), type, outbuf);
   *position += static_cast<MPI_Aint>(bytes);
   return MPI_SUCCESS;
 }

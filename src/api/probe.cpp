@@ -53,7 +53,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* statu
   p2p::ProbeResult found;
   *flag = in.p2p->probe(c->context, source, tag, found);
   if (!*flag) {
-    in.progress->poll();
+    in.progress->test_poll();
     *flag = in.p2p->probe(c->context, source, tag, found);
   }
   if (*flag) probe_status(status, found);
@@ -90,7 +90,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mes
   p2p::ProbeResult found;
   p2p::Unexpected* u = in.p2p->mprobe(c->context, source, tag, found);
   if (!u) {
-    in.progress->poll();
+    in.progress->test_poll();
     u = in.p2p->mprobe(c->context, source, tag, found);
   }
   *flag = u != nullptr;

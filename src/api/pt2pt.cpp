@@ -165,7 +165,7 @@ int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int
   if (int e = check_recv(call, buf, count, type, source, recvtag, comm, c, t)) return e;
   const std::size_t bytes = t.size * std::size_t(count);
   std::vector<std::byte> copy(bytes);
-  if (bytes) core::pack(buf, std::size_t(count), type, copy.data());
+  if (bytes) core::pack(instance().types, buf, std::size_t(count), type, copy.data());
   Instance& in = instance();
   p2p::Request rr, sr;
   rr.complete = source == MPI_PROC_NULL;

@@ -58,10 +58,10 @@ int start(const char* call, MPI_Request handle) {
   if (!c) return raise_error(MPI_COMM_WORLD, MPI_ERR_COMM, call, "the request's communicator was freed");
   s->active = true;
   s->error = MPI_SUCCESS;
-  core::TypeInfo t = core::type_info(s->datatype);
+  core::TypeInfo t = type_info(s->datatype);
   if (!t.valid && s->holds_type) {  // the user freed the type: the request's reference keeps it usable
     core::dtype::Datatype scratch;
-    const core::dtype::Datatype* d = core::dtype::lookup(s->datatype, scratch, true);
+    const core::dtype::Datatype* d = core::dtype::lookup(instance().types, s->datatype, scratch, true);
     t.valid = t.derived = true;
     t.size = d->size;
     t.contiguous = d->contiguous;
@@ -208,7 +208,7 @@ int elements(const char* call, const MPI_Status* status, MPI_Datatype type, MPI_
   if (!status) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "status is NULL");
   std::size_t tsize;
   if (int e = check_type(call, MPI_COMM_WORLD, type, tsize)) return e;
-  const std::size_t n = core::count_elements(type, status_bytes(status));
+  const std::size_t n = core::count_elements(instance().types, type, status_bytes(status));
   out = n == core::kNotWholeElements ? MPI_UNDEFINED : static_cast<MPI_Count>(n);
   return MPI_SUCCESS;
 }

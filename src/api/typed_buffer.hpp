@@ -33,7 +33,7 @@ inline SendView send_view(const void* buf, int count, MPI_Datatype type, const c
     v.ptr = t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
     return v;
   }
-  v.gathered = core::layout_of(buf, std::size_t(count), type, v.layout);
+  v.gathered = core::layout_of(instance().types, buf, std::size_t(count), type, v.layout);
   v.ptr = nullptr;
   return v;
 }
@@ -53,7 +53,7 @@ inline PackedView packed_view(const void* buf, int count, MPI_Datatype type, con
     return v;
   }
   v.staging.reset(new std::byte[std::max<std::size_t>(v.bytes, 1)]);
-  core::pack(buf, std::size_t(count), type, v.staging.get());
+  core::pack(instance().types, buf, std::size_t(count), type, v.staging.get());
   v.ptr = v.staging.get();
   return v;
 }
@@ -74,7 +74,7 @@ inline RecvView recv_view(void* buf, int count, MPI_Datatype type, const core::T
     v.ptr = t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
     return v;
   }
-  v.scattered = core::layout_of(buf, std::size_t(count), type, v.layout);
+  v.scattered = core::layout_of(instance().types, buf, std::size_t(count), type, v.layout);
   v.ptr = buf;
   return v;
 }
@@ -85,7 +85,7 @@ inline RecvView recv_view(void* buf, int count, MPI_Datatype type, const core::T
 inline void finish_typed(core::RequestSlot& s) {
   if (s.holds_type && !s.persistent) {
     s.holds_type = false;
-    core::dtype::release(s.datatype);
+    core::dtype::release(instance().types, s.datatype);
   }
 }
 
@@ -94,7 +94,7 @@ inline void drop_slot_resources(core::RequestSlot& s) {
   finish_typed(s);
   if (s.holds_type) {
     s.holds_type = false;
-    core::dtype::release(s.datatype);
+    core::dtype::release(instance().types, s.datatype);
   }
 }
 
@@ -105,7 +105,7 @@ inline void typed_complete(p2p::Request& r) { finish_typed(*static_cast<core::Re
 inline void hold_type(core::RequestSlot& s, MPI_Datatype type, const core::TypeInfo& t) {
   s.datatype = type;
   if (t.derived && !s.holds_type) {
-    core::dtype::retain(type);
+    core::dtype::retain(instance().types, type);
     s.holds_type = true;
   }
 }
@@ -119,7 +119,7 @@ inline void* slot_recv_buffer(core::RequestSlot& s, void* buf, int count, MPI_Da
   if (t.contiguous) [[likely]]
     return t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
   hold_type(s, type, t);
-  s.scattered = core::layout_of(buf, std::size_t(count), type, s.layout);
+  s.scattered = core::layout_of(instance().types, buf, std::size_t(count), type, s.layout);
   s.p2p.on_complete = &typed_complete;  // drops the type reference at completion
   return buf;
 }
@@ -135,7 +135,7 @@ inline const void* slot_send_buffer(core::RequestSlot& s, const void* buf, int c
   if (t.contiguous) [[likely]]
     return t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
   hold_type(s, type, t);
-  s.scattered = core::layout_of(buf, std::size_t(count), type, s.layout);
+  s.scattered = core::layout_of(instance().types, buf, std::size_t(count), type, s.layout);
   s.p2p.on_complete = &typed_complete;  // drops the type reference at completion
   return nullptr;
 }

@@ -118,7 +118,7 @@ int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     set_empty_status(status);
     return MPI_SUCCESS;
   }
-  if (!s->p2p.complete) instance().progress->poll();
+  if (!s->p2p.complete) instance().progress->test_poll();
   *flag = s->p2p.complete;
   if (!*flag) return MPI_SUCCESS;
   const MPI_Comm comm = s->comm;
@@ -147,7 +147,7 @@ int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status status
   SlotList slots(count);
   for (int i = 0; i < count; ++i)
     if (int e = lookup("MPI_Testall", requests[i], slots[std::size_t(i)])) return e;
-  instance().progress->poll();
+  instance().progress->test_poll();
   for (auto* s : slots)
     if (s && !s->p2p.complete) {
       *flag = 0;
@@ -204,7 +204,7 @@ int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_S
     set_empty_status(status);
     return MPI_SUCCESS;
   }
-  instance().progress->poll();
+  instance().progress->test_poll();
   for (int i = 0; i < count; ++i) {
     core::RequestSlot* s = slots[std::size_t(i)];
     if (s && s->p2p.complete) {
@@ -244,7 +244,7 @@ static int some(const char* call, bool wait, int incount, MPI_Request requests[]
   if (wait)
     instance().progress->wait_until(any_done);
   else
-    instance().progress->poll();
+    instance().progress->test_poll();
   int n = 0;
   bool failed = false;
   MPI_Comm comm = MPI_COMM_WORLD;
@@ -285,7 +285,7 @@ int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) 
     set_empty_status(status);
     return MPI_SUCCESS;
   }
-  if (!s->p2p.complete) instance().progress->poll();
+  if (!s->p2p.complete) instance().progress->test_poll();
   *flag = s->p2p.complete;
   if (*flag) slot_status(*s, status);
   return MPI_SUCCESS;

@@ -16,6 +16,10 @@ void Reducer::operator()(const void* in, void* inout, std::size_t count) const {
     fn(in, inout, count);
     return;
   }
+  if (types) {
+    typed(static_cast<const std::byte*>(in), static_cast<std::byte*>(inout), count);
+    return;
+  }
   // User functions take an int length: split very long vectors.
   auto* a = static_cast<std::byte*>(const_cast<void*>(in));
   auto* b = static_cast<std::byte*>(inout);
@@ -29,10 +33,39 @@ void Reducer::operator()(const void* in, void* inout, std::size_t count) const {
   }
 }
 
-Schedule::Schedule(Engine* engine, const core::Communicator& comm)
-    : engine_(engine), comm_(&comm), tag_(static_cast<int>(comm.coll_seq++ & kTagMask)) {
+void Reducer::typed(const std::byte* in, std::byte* inout, std::size_t count) const {
+  // Chunks of at most ~1 MiB of typed memory (and INT_MAX elements: the user function's length).
+  constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+  const std::size_t stride = static_cast<std::size_t>(extent < 0 ? -extent : extent);
+  const std::size_t chunk = std::min<std::size_t>(std::max<std::size_t>(1, kChunkBytes / std::max<std::size_t>(stride, 1)), INT_MAX);
+  const std::size_t n0 = std::min(chunk, count);
+  // Element i of a chunk spans true_lb + i*extent .. + true_extent from the chunk's base.
+  const std::ptrdiff_t reach = static_cast<std::ptrdiff_t>(n0 - 1) * extent;
+  const std::ptrdiff_t lo = true_lb + std::min<std::ptrdiff_t>(0, reach);
+  const std::ptrdiff_t hi = true_lb + true_extent + std::max<std::ptrdiff_t>(0, reach);
+  std::vector<std::byte> a(static_cast<std::size_t>(hi - lo)), b(static_cast<std::size_t>(hi - lo));
+  std::byte* base_a = a.data() - lo;
+  std::byte* base_b = b.data() - lo;
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t n = std::min(chunk, count - done);
+    core::unpack(*types, in + done * elem, n * elem, n, datatype, base_a);
+    core::unpack(*types, inout + done * elem, n * elem, n, datatype, base_b);
+    int len = static_cast<int>(n);
+    int dt = datatype;
+    user(base_a, base_b, &len, &dt);
+    core::pack(*types, base_b, n, datatype, inout + done * elem);
+    done += n;
+  }
+}
+
+Schedule::Schedule(Engine* engine, const core::Communicator& comm) : Schedule(engine, comm, next_tag(comm)) {}
+
+Schedule::Schedule(Engine* engine, const core::Communicator& comm, int tag)
+    : engine_(engine), comm_(&comm), tag_(tag) {
   rounds_.emplace_back();
 }
+
+int Schedule::next_tag(const core::Communicator& comm) { return static_cast<int>(comm.coll_seq++ & kTagMask); }
 
 std::byte* Schedule::scratch(std::size_t bytes) {
   scratch_.push_back(std::make_unique<std::byte[]>(bytes ? bytes : 1));

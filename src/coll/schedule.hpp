@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/communicator.hpp"
+#include "core/datatype.hpp"
 #include "core/reduce_op.hpp"
 #include "p2p/engine.hpp"
 #include "progress/engine.hpp"
@@ -28,22 +29,36 @@
 namespace railmpi::coll {
 
 // How to combine two vectors: a predefined function or a user function (MPI_Op_create).
+// Schedules hold reduction operands packed (`elem` data bytes per element). A user function on a
+// non-contiguous datatype (`types` set) gets them laid out with its datatype instead: the
+// operands are unpacked into typed scratch memory, combined, and the result packed back.
 struct Reducer {
   core::ReduceFn fn = nullptr;
   core::UserFn user = nullptr;
   int datatype = 0;
   std::size_t elem = 0;  // bytes per element
   bool commutative = true;
+  const core::dtype::TypeTable* types = nullptr;  // set: `datatype` is non-contiguous
+  std::ptrdiff_t extent = 0, true_lb = 0, true_extent = 0;
   // inout = in (op) inout, element-wise, `count` elements.
   void operator()(const void* in, void* inout, std::size_t count) const;
+
+ private:
+  void typed(const std::byte* in, std::byte* inout, std::size_t count) const;
 };
 
 class Engine;
 
 class Schedule {
  public:
-  // `engine` may be null for a schedule that is only inspected (tests simulate them).
+  // `engine` may be null for a schedule that is only inspected (tests simulate them). Takes the
+  // next tag of the communicator's collective sequence.
   Schedule(Engine* engine, const core::Communicator& comm);
+  // A schedule on a tag taken before (next_tag()): an operation made of several schedules run one
+  // after the other keeps the tag of its call.
+  Schedule(Engine* engine, const core::Communicator& comm, int tag);
+  // Takes the next tag of the communicator's collective sequence.
+  static int next_tag(const core::Communicator& comm);
   Schedule(const Schedule&) = delete;
   Schedule& operator=(const Schedule&) = delete;
 
@@ -120,6 +135,9 @@ class Engine {
 
   std::unique_ptr<Schedule> create(const core::Communicator& comm) {
     return std::make_unique<Schedule>(this, comm);
+  }
+  std::unique_ptr<Schedule> create(const core::Communicator& comm, int tag) {
+    return std::make_unique<Schedule>(this, comm, tag);
   }
   // Starts a schedule; it is destroyed after its on_done ran.
   void start(std::unique_ptr<Schedule> s);

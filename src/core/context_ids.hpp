@@ -17,6 +17,15 @@
 // the peer communicator and AND them, and each leader broadcasts the outcome in its group; an
 // intercommunicator takes two slots: one for the traffic between the groups, one for the local
 // group's own collectives (Communicator::local_context).
+//
+// Non-blocking agreements (MPI_Comm_idup) overlap other agreements of the same process, so the
+// mask a process contributed may be stale when the outcome arrives. They run in two phases
+// (api/context_agreement.hpp): the AND of the masks names candidates, then every member reserves
+// them if they are still free and not reserved by another agreement, and a second AND tells
+// whether all members could; if not, the reservations are dropped and the agreement starts over.
+// A process contributes its free slots minus its reserved ones, and says whether it has a
+// non-blocking agreement in flight: blocking agreements where no member has one take the lowest
+// common slots at once (one phase, as before); otherwise they use the two phases as well.
 #pragma once
 
 #include <cstdint>
@@ -35,8 +44,10 @@ class ContextIds {
     free_[0] &= ~std::uint64_t{3};  // world and self
   }
 
-  // This process's free mask (kWords words), to be ANDed with the other members'.
-  const std::uint64_t* mask() const { return free_; }
+  // This process's contribution to an agreement (kWords words): free and not reserved.
+  void contribution(std::uint64_t* out) const {
+    for (int w = 0; w < kWords; ++w) out[w] = free_[w] & ~reserved_[w];
+  }
 
   // Lowest slot set in `mask` at or above kFirstDynamic, or -1.
   static int lowest(const std::uint64_t* mask, int skip = 0) {
@@ -53,13 +64,26 @@ class ContextIds {
 
   static int context_of(int slot) { return slot * 2; }
 
-  bool is_free(int slot) const { return (free_[slot / 64] >> (slot % 64)) & 1u; }
+  bool is_free(int slot) const { return bit(free_, slot); }
   void take(int slot) { free_[slot / 64] &= ~(std::uint64_t{1} << (slot % 64)); }
   // Gives the slot of `context` back (world and self are never released).
   void release(int context) {
     const int slot = context / 2;
     if (slot >= kFirstDynamic && slot < kSlots) free_[slot / 64] |= std::uint64_t{1} << (slot % 64);
   }
+  // Reserves all `n` slots if each is free and unreserved (else none); true when reserved.
+  bool reserve(const int* slots, int n) {
+    for (int i = 0; i < n; ++i)
+      if (!is_free(slots[i]) || bit(reserved_, slots[i])) return false;
+    for (int i = 0; i < n; ++i) reserved_[slots[i] / 64] |= std::uint64_t{1} << (slots[i] % 64);
+    return true;
+  }
+  void unreserve(const int* slots, int n) {
+    for (int i = 0; i < n; ++i) reserved_[slots[i] / 64] &= ~(std::uint64_t{1} << (slots[i] % 64));
+  }
+  // Non-blocking agreements of this process that have not finished.
+  int in_flight = 0;
+
   int free_count() const {
     int n = 0;
     for (auto w : free_) n += __builtin_popcountll(w);
@@ -67,7 +91,10 @@ class ContextIds {
   }
 
  private:
+  static bool bit(const std::uint64_t* words, int slot) { return (words[slot / 64] >> (slot % 64)) & 1u; }
+
   std::uint64_t free_[kWords];
+  std::uint64_t reserved_[kWords] = {};
 };
 
 }  // namespace railmpi::core

@@ -14,6 +14,10 @@
 
 namespace railmpi::core {
 
+namespace dtype {
+class TypeTable;  // core/datatype/type_table.hpp: the derived types, held by the runtime object
+}
+
 struct TypeInfo {
   bool valid = false;       // a committed, usable datatype
   bool contiguous = false;  // count elements occupy size*count contiguous bytes from buf + true_lb
@@ -47,40 +51,48 @@ inline std::size_t builtin_size(int handle, bool& valid) {
 }
 
 // Description of a committed derived datatype handle (valid=false for anything else).
-TypeInfo derived_type_info(int handle);
+TypeInfo derived_type_info(const dtype::TypeTable& tb, int handle);
 
-// Description of any datatype handle: valid for predefined types and committed derived types.
-inline TypeInfo type_info(int handle) {
+// Description of a predefined datatype handle (valid=false for anything else): decoded from the
+// handle, no table involved.
+inline TypeInfo predefined_type_info(int handle) {
   TypeInfo t;
   t.size = builtin_size(handle, t.valid);
-  if (!t.valid) [[unlikely]]
-    return derived_type_info(handle);
+  if (!t.valid) return t;
   // The pair types have padding: MPI_SHORT_INT is {short, int} (6 data bytes in 8), and so on.
   t.contiguous = true;
   t.extent = t.true_extent = static_cast<std::ptrdiff_t>(t.size);
   return t;
 }
 
+// Description of any datatype handle: valid for predefined types and committed derived types.
+inline TypeInfo type_info(const dtype::TypeTable& tb, int handle) {
+  const TypeInfo t = predefined_type_info(handle);
+  if (!t.valid) [[unlikely]]
+    return derived_type_info(tb, handle);
+  return t;
+}
+
 // The layout of `count` elements of a committed non-contiguous derived `type` at `buf` (valid while
 // the type lives). False for contiguous and predefined types (their bytes are one run).
-bool layout_of(const void* buf, std::size_t count, int type, base::Layout& out);
+bool layout_of(const dtype::TypeTable& tb, const void* buf, std::size_t count, int type, base::Layout& out);
 
 // Copies `count` elements of `type` from the typed buffer `buf` (MPI_BOTTOM allowed: offsets are
 // then absolute addresses) into size*count contiguous bytes at `out`.
-void pack(const void* buf, std::size_t count, int type, std::byte* out);
+void pack(const dtype::TypeTable& tb, const void* buf, std::size_t count, int type, std::byte* out);
 
 // The reverse of pack(), but unpacks at most `bytes` bytes (a partial receive fills a prefix).
-void unpack(const std::byte* in, std::size_t bytes, std::size_t count, int type, void* buf);
+void unpack(const dtype::TypeTable& tb, const std::byte* in, std::size_t bytes, std::size_t count, int type, void* buf);
 
 inline constexpr std::size_t kNotWholeElements = static_cast<std::size_t>(-1);
 // Basic elements in the first `bytes` bytes of a sequence of elements of `type`. For a derived
 // type a trailing partial basic element is not counted (as MPICH does); for a predefined type a
 // partial element gives kNotWholeElements (MPI_UNDEFINED for the caller, like MPI_Get_count).
-std::size_t count_elements(int type, std::size_t bytes);
+std::size_t count_elements(const dtype::TypeTable& tb, int type, std::size_t bytes);
 
 // The "external32" representation (big-endian, fixed sizes: MPI_LONG is 4 bytes).
-std::size_t external32_size(std::size_t count, int type);
-void pack_external32(const void* buf, std::size_t count, int type, std::byte* out);
-void unpack_external32(const std::byte* in, std::size_t count, int type, void* buf);
+std::size_t external32_size(const dtype::TypeTable& tb, std::size_t count, int type);
+void pack_external32(const dtype::TypeTable& tb, const void* buf, std::size_t count, int type, std::byte* out);
+void unpack_external32(const dtype::TypeTable& tb, const std::byte* in, std::size_t count, int type, void* buf);
 
 }  // namespace railmpi::core

@@ -27,6 +27,20 @@ class Engine {
     return n;
   }
 
+  // One poll for a caller that tests and comes back (MPI_Test, MPI_Iprobe loops): after spin_
+  // polls in a row that found nothing, the core is yielded once, so a rank looping on MPI_Test
+  // on an oversubscribed node lets the ranks it waits for run.
+  int test_poll() {
+    const int n = poll();
+    if (n > 0) {
+      idle_tests_ = 0;
+    } else if (++idle_tests_ >= spin_) {
+      idle_tests_ = 0;
+      sched_yield();
+    }
+    return n;
+  }
+
   // Work an upper layer defers out of device callbacks: run after a device pass while *armed is
   // true (a plain flag test on the hot path; no call when there is nothing to do). The hook
   // returns how many events it handled.
@@ -64,6 +78,7 @@ class Engine {
   mcm::MultiMethod& mcm_;
   unsigned spin_;
   unsigned yield_;
+  unsigned idle_tests_ = 0;
   int (*hook_)(void*) = nullptr;
   void* hook_ctx_ = nullptr;
   const bool* hook_armed_ = nullptr;

@@ -1,6 +1,8 @@
 // Derived datatypes: flattening, bounds, the handle table, pack/unpack and element counts.
 #include "core/datatype/datatype.hpp"
 
+#include "core/datatype/type_table.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -44,19 +46,6 @@ std::size_t builtin_align(int handle, std::size_t size) {
   if (is_pair_of_halves(h & 0xff)) size /= 2;
   if (size == 0) return 1;
   return std::min<std::size_t>(size, 16);
-}
-
-// ---- the handle table --------------------------------------------------------------------------
-
-struct Table {
-  std::vector<std::unique_ptr<Datatype>> slots;  // index -> object (nullptr: free)
-  std::vector<std::uint32_t> free;
-  std::size_t live = 0;
-};
-
-Table& table() {
-  static Table t;
-  return t;
 }
 
 // ---- flattening --------------------------------------------------------------------------------
@@ -188,19 +177,8 @@ bool describe_builtin(int handle, Datatype& out) {
   return true;
 }
 
-Datatype* find_derived(int handle, bool allow_freed) {
-  const auto h = static_cast<std::uint32_t>(handle);
-  if ((h & 0xfc000000u) != kHandlePrefix) return nullptr;
-  const std::uint32_t index = h & 0x03ffffffu;
-  Table& tb = table();
-  if (index < kFirstIndex || index - kFirstIndex >= tb.slots.size()) return nullptr;
-  Datatype* t = tb.slots[index - kFirstIndex].get();
-  if (!t || (t->user_freed && !allow_freed)) return nullptr;
-  return t;
-}
-
-const Datatype* lookup(int handle, Datatype& scratch, bool allow_freed) {
-  if (Datatype* t = find_derived(handle, allow_freed)) return t;
+const Datatype* lookup(const TypeTable& tb, int handle, Datatype& scratch, bool allow_freed) {
+  if (Datatype* t = tb.find(handle, allow_freed)) return t;
   return describe_builtin(handle, scratch) ? &scratch : nullptr;
 }
 
@@ -288,19 +266,9 @@ Datatype array_type(std::span<const int> sizes, std::span<const std::vector<std:
   return resize(cur, 0, stride);
 }
 
-int register_type(Datatype t, int combiner, std::vector<int> integers, std::vector<std::ptrdiff_t> addresses,
-                  std::vector<int> types) {
-  Table& tb = table();
-  std::uint32_t slot;
-  if (!tb.free.empty()) {
-    slot = tb.free.back();
-    tb.free.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(tb.slots.size());
-    tb.slots.emplace_back();
-  }
+int register_type(TypeTable& tb, Datatype t, int combiner, std::vector<int> integers,
+                  std::vector<std::ptrdiff_t> addresses, std::vector<int> types) {
   auto obj = std::make_unique<Datatype>(std::move(t));
-  obj->handle = static_cast<int>(kHandlePrefix | (slot + kFirstIndex));
   obj->refs = 1;
   obj->committed = false;
   obj->user_freed = false;
@@ -309,86 +277,77 @@ int register_type(Datatype t, int combiner, std::vector<int> integers, std::vect
   obj->addresses = std::move(addresses);
   obj->types = std::move(types);
   obj->name.clear();
-  for (int h : obj->types) retain(h);
-  const int handle = obj->handle;
-  tb.slots[slot] = std::move(obj);
-  ++tb.live;
-  return handle;
+  for (int h : obj->types) retain(tb, h);
+  return tb.add(std::move(obj))->handle;
 }
 
-void commit(int handle) {
-  Datatype* t = find_derived(handle);
+void commit(TypeTable& tb, int handle) {
+  Datatype* t = tb.find(handle);
   if (!t) return;
   t->committed = true;
   t->layout_blocks.clear();
   for (const Segment& s : t->segments) t->layout_blocks.push_back({s.offset, s.length, s.count, s.stride});
 }
 
-void retain(int handle) {
-  if (Datatype* t = find_derived(handle, true)) ++t->refs;
+void retain(TypeTable& tb, int handle) {
+  if (Datatype* t = tb.find(handle, true)) ++t->refs;
 }
 
-void release(int handle) {
-  Datatype* t = find_derived(handle, true);
+void release(TypeTable& tb, int handle) {
+  Datatype* t = tb.find(handle, true);
   if (!t || --t->refs > 0) return;
   const std::vector<int> inner = std::move(t->types);
-  Table& tb = table();
-  const std::uint32_t slot = (static_cast<std::uint32_t>(handle) & 0x03ffffffu) - kFirstIndex;
-  tb.slots[slot].reset();
-  tb.free.push_back(slot);
-  --tb.live;
-  for (int h : inner) release(h);
+  tb.remove(handle);
+  for (int h : inner) release(tb, h);
 }
 
-void user_free(int handle) {
-  Datatype* t = find_derived(handle);
+void user_free(TypeTable& tb, int handle) {
+  Datatype* t = tb.find(handle);
   if (!t) return;
   t->user_freed = true;
-  release(handle);
+  release(tb, handle);
 }
-
-std::size_t live_derived() { return table().live; }
 
 // ---- constructors ------------------------------------------------------------------------------
 
 namespace {
 
-const Datatype& get(int handle, Datatype& scratch) {
+const Datatype& get(const TypeTable& tb, int handle, Datatype& scratch) {
   static const Datatype empty{};
-  const Datatype* t = lookup(handle, scratch);
+  const Datatype* t = lookup(tb, handle, scratch);
   return t ? *t : empty;
 }
 
 }  // namespace
 
-int type_contiguous(int count, int old) {
+int type_contiguous(TypeTable& tb, int count, int old) {
   Datatype s;
-  const Datatype& o = get(old, s);
+  const Datatype& o = get(tb, old, s);
   const Block b{0, static_cast<std::size_t>(count), &o};
-  return register_type(build({&b, 1}, false), kContiguous, {count}, {}, {old});
+  return register_type(tb, build({&b, 1}, false), kContiguous, {count}, {}, {old});
 }
 
-int type_vector(int count, int blocklength, int stride, int old) {
+int type_vector(TypeTable& tb, int count, int blocklength, int stride, int old) {
   Datatype s;
-  const Datatype& o = get(old, s);
+  const Datatype& o = get(tb, old, s);
   std::vector<Block> blocks(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i)
     blocks[std::size_t(i)] = Block{static_cast<std::ptrdiff_t>(i) * stride * o.extent(), std::size_t(blocklength), &o};
-  return register_type(build(blocks, false), kVector, {count, blocklength, stride}, {}, {old});
+  return register_type(tb, build(blocks, false), kVector, {count, blocklength, stride}, {}, {old});
 }
 
-int type_hvector(int count, int blocklength, std::ptrdiff_t stride, int old, int combiner) {
+int type_hvector(TypeTable& tb, int count, int blocklength, std::ptrdiff_t stride, int old, int combiner) {
   Datatype s;
-  const Datatype& o = get(old, s);
+  const Datatype& o = get(tb, old, s);
   std::vector<Block> blocks(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i)
     blocks[std::size_t(i)] = Block{static_cast<std::ptrdiff_t>(i) * stride, std::size_t(blocklength), &o};
-  return register_type(build(blocks, false), combiner, {count, blocklength}, {stride}, {old});
+  return register_type(tb, build(blocks, false), combiner, {count, blocklength}, {stride}, {old});
 }
 
-int type_indexed(int count, const int* blocklengths, const int* displacements, int old) {
+int type_indexed(TypeTable& tb, int count, const int* blocklengths, const int* displacements, int old) {
   Datatype s;
-  const Datatype& o = get(old, s);
+  const Datatype& o = get(tb, old, s);
   std::vector<Block> blocks(static_cast<std::size_t>(count));
   std::vector<int> ints{count};
   for (int i = 0; i < count; ++i) {
@@ -397,72 +356,72 @@ int type_indexed(int count, const int* blocklengths, const int* displacements, i
     ints.push_back(blocklengths[i]);
   }
   ints.insert(ints.end(), displacements, displacements + count);
-  return register_type(build(blocks, false), kIndexed, std::move(ints), {}, {old});
+  return register_type(tb, build(blocks, false), kIndexed, std::move(ints), {}, {old});
 }
 
-int type_hindexed(int count, const int* blocklengths, const std::ptrdiff_t* displacements, int old, int combiner) {
+int type_hindexed(TypeTable& tb, int count, const int* blocklengths, const std::ptrdiff_t* displacements, int old, int combiner) {
   Datatype s;
-  const Datatype& o = get(old, s);
+  const Datatype& o = get(tb, old, s);
   std::vector<Block> blocks(static_cast<std::size_t>(count));
   std::vector<int> ints{count};
   for (int i = 0; i < count; ++i) {
     blocks[std::size_t(i)] = Block{displacements[i], std::size_t(blocklengths[i]), &o};
     ints.push_back(blocklengths[i]);
   }
-  return register_type(build(blocks, false), combiner, std::move(ints),
+  return register_type(tb, build(blocks, false), combiner, std::move(ints),
                        std::vector<std::ptrdiff_t>(displacements, displacements + count), {old});
 }
 
-int type_indexed_block(int count, int blocklength, const int* displacements, int old) {
+int type_indexed_block(TypeTable& tb, int count, int blocklength, const int* displacements, int old) {
   Datatype s;
-  const Datatype& o = get(old, s);
+  const Datatype& o = get(tb, old, s);
   std::vector<Block> blocks(static_cast<std::size_t>(count));
   std::vector<int> ints{count, blocklength};
   for (int i = 0; i < count; ++i)
     blocks[std::size_t(i)] = Block{static_cast<std::ptrdiff_t>(displacements[i]) * o.extent(), std::size_t(blocklength), &o};
   ints.insert(ints.end(), displacements, displacements + count);
-  return register_type(build(blocks, false), kIndexedBlock, std::move(ints), {}, {old});
+  return register_type(tb, build(blocks, false), kIndexedBlock, std::move(ints), {}, {old});
 }
 
-int type_hindexed_block(int count, int blocklength, const std::ptrdiff_t* displacements, int old) {
+int type_hindexed_block(TypeTable& tb, int count, int blocklength, const std::ptrdiff_t* displacements, int old) {
   Datatype s;
-  const Datatype& o = get(old, s);
+  const Datatype& o = get(tb, old, s);
   std::vector<Block> blocks(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) blocks[std::size_t(i)] = Block{displacements[i], std::size_t(blocklength), &o};
-  return register_type(build(blocks, false), kHindexedBlock, {count, blocklength},
+  return register_type(tb, build(blocks, false), kHindexedBlock, {count, blocklength},
                        std::vector<std::ptrdiff_t>(displacements, displacements + count), {old});
 }
 
-int type_struct(int count, const int* blocklengths, const std::ptrdiff_t* displacements, const int* types,
+int type_struct(TypeTable& tb, int count, const int* blocklengths, const std::ptrdiff_t* displacements, const int* types,
                 int combiner) {
   std::vector<Datatype> scratch(static_cast<std::size_t>(count));
   std::vector<Block> blocks(static_cast<std::size_t>(count));
   std::vector<int> ints{count};
   for (int i = 0; i < count; ++i) {
-    blocks[std::size_t(i)] = Block{displacements[i], std::size_t(blocklengths[i]), &get(types[i], scratch[std::size_t(i)])};
+    blocks[std::size_t(i)] = Block{displacements[i], std::size_t(blocklengths[i]), &get(tb, types[i], scratch[std::size_t(i)])};
     ints.push_back(blocklengths[i]);
   }
-  return register_type(build(blocks, true), combiner, std::move(ints),
+  return register_type(tb, build(blocks, true), combiner, std::move(ints),
                        std::vector<std::ptrdiff_t>(displacements, displacements + count),
                        std::vector<int>(types, types + count));
 }
 
-int type_resized(int old, std::ptrdiff_t lb, std::ptrdiff_t extent) {
+int type_resized(TypeTable& tb, int old, std::ptrdiff_t lb, std::ptrdiff_t extent) {
   Datatype s;
-  return register_type(resize(get(old, s), lb, extent), kResized, {}, {lb, extent}, {old});
+  return register_type(tb, resize(get(tb, old, s), lb, extent), kResized, {}, {lb, extent}, {old});
 }
 
-int type_dup(int old) {
+int type_dup(TypeTable& tb, int old) {
   Datatype s;
-  Datatype t = get(old, s);
+  Datatype t = get(tb, old, s);
   const bool committed = t.committed;
-  const int h = register_type(std::move(t), kDup, {}, {}, {old});
-  if (committed) commit(h);
+  const int h = register_type(tb, std::move(t), kDup, {}, {}, {old});
+  if (committed) commit(tb, h);
   return h;
 }
 
-int type_clone(int handle) {
-  const Datatype* t = find_derived(handle, true);
+int type_clone(TypeTable& tb, int handle) {
+  const Datatype* t = tb.find(handle, true);
   if (!t) return 0;
   Datatype copy = *t;
   const bool committed = copy.committed;
@@ -470,25 +429,25 @@ int type_clone(int handle) {
   auto ints = copy.integers;
   auto addrs = copy.addresses;
   auto types = copy.types;
-  const int h = register_type(std::move(copy), combiner, std::move(ints), std::move(addrs), std::move(types));
-  if (committed) commit(h);
+  const int h = register_type(tb, std::move(copy), combiner, std::move(ints), std::move(addrs), std::move(types));
+  if (committed) commit(tb, h);
   return h;
 }
 
-int type_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts, bool order_c, int old) {
+int type_subarray(TypeTable& tb, int ndims, const int* sizes, const int* subsizes, const int* starts, bool order_c, int old) {
   Datatype s;
   std::vector<std::vector<std::pair<long, long>>> runs(static_cast<std::size_t>(ndims));
   for (int d = 0; d < ndims; ++d) runs[std::size_t(d)].push_back({starts[d], subsizes[d]});
-  Datatype t = array_type({sizes, std::size_t(ndims)}, runs, order_c, get(old, s));
+  Datatype t = array_type({sizes, std::size_t(ndims)}, runs, order_c, get(tb, old, s));
   std::vector<int> ints{ndims};
   ints.insert(ints.end(), sizes, sizes + ndims);
   ints.insert(ints.end(), subsizes, subsizes + ndims);
   ints.insert(ints.end(), starts, starts + ndims);
   ints.push_back(order_c ? 56 : 57);
-  return register_type(std::move(t), kSubarray, std::move(ints), {}, {old});
+  return register_type(tb, std::move(t), kSubarray, std::move(ints), {}, {old});
 }
 
-int type_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs, const int* dargs,
+int type_darray(TypeTable& tb, int size, int rank, int ndims, const int* gsizes, const int* distribs, const int* dargs,
                 const int* psizes, bool order_c, int old) {
   Datatype s;
   // Process coordinates: the process grid is row-major whatever the array order.
@@ -513,14 +472,14 @@ int type_darray(int size, int rank, int ndims, const int* gsizes, const int* dis
       for (long lo = c * k; lo < g; lo += p * k) rd.push_back({lo, std::min(k, g - lo)});
     }
   }
-  Datatype t = array_type({gsizes, std::size_t(ndims)}, runs, order_c, get(old, s));
+  Datatype t = array_type({gsizes, std::size_t(ndims)}, runs, order_c, get(tb, old, s));
   std::vector<int> ints{size, rank, ndims};
   ints.insert(ints.end(), gsizes, gsizes + ndims);
   ints.insert(ints.end(), distribs, distribs + ndims);
   ints.insert(ints.end(), dargs, dargs + ndims);
   ints.insert(ints.end(), psizes, psizes + ndims);
   ints.push_back(order_c ? 56 : 57);
-  return register_type(std::move(t), kDarray, std::move(ints), {}, {old});
+  return register_type(tb, std::move(t), kDarray, std::move(ints), {}, {old});
 }
 
 std::size_t external32_size(int basic) {
@@ -612,9 +571,9 @@ void from_external(const std::byte* in, std::size_t len, int basic, std::byte* o
 
 }  // namespace
 
-TypeInfo derived_type_info(int handle) {
+TypeInfo derived_type_info(const dtype::TypeTable& tb, int handle) {
   TypeInfo t;
-  const Datatype* d = dtype::find_derived(handle);
+  const Datatype* d = tb.find(handle);
   if (!d || !d->committed) return t;
   t.valid = true;
   t.derived = true;
@@ -627,9 +586,9 @@ TypeInfo derived_type_info(int handle) {
   return t;
 }
 
-bool layout_of(const void* buf, std::size_t count, int type, base::Layout& out) {
+bool layout_of(const dtype::TypeTable& tb, const void* buf, std::size_t count, int type, base::Layout& out) {
   Datatype scratch;
-  const Datatype* t = dtype::lookup(type, scratch, true);
+  const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t || t->contiguous || !t->committed) return false;
   out.base = static_cast<std::byte*>(const_cast<void*>(buf));
   out.blocks = t->layout_blocks;
@@ -639,9 +598,9 @@ bool layout_of(const void* buf, std::size_t count, int type, base::Layout& out) 
   return true;
 }
 
-void pack(const void* buf, std::size_t count, int type, std::byte* out) {
+void pack(const dtype::TypeTable& tb, const void* buf, std::size_t count, int type, std::byte* out) {
   Datatype scratch;
-  const Datatype* t = dtype::lookup(type, scratch, true);
+  const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t || count == 0) return;
   if (t->contiguous) {
     if (t->size) std::memcpy(out, at(const_cast<void*>(buf), t->true_lb), t->size * count);
@@ -654,9 +613,9 @@ void pack(const void* buf, std::size_t count, int type, std::byte* out) {
   });
 }
 
-void unpack(const std::byte* in, std::size_t bytes, std::size_t count, int type, void* buf) {
+void unpack(const dtype::TypeTable& tb, const std::byte* in, std::size_t bytes, std::size_t count, int type, void* buf) {
   Datatype scratch;
-  const Datatype* t = dtype::lookup(type, scratch, true);
+  const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t || count == 0) return;
   if (t->contiguous) {
     const std::size_t n = std::min(bytes, t->size * count);
@@ -674,9 +633,9 @@ void unpack(const std::byte* in, std::size_t bytes, std::size_t count, int type,
   });
 }
 
-std::size_t count_elements(int type, std::size_t bytes) {
+std::size_t count_elements(const dtype::TypeTable& tb, int type, std::size_t bytes) {
   Datatype scratch;
-  const Datatype* t = dtype::lookup(type, scratch, true);
+  const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t || t->size == 0) return 0;
   std::size_t elements = (bytes / t->size) * t->elements;
   std::size_t left = bytes % t->size;
@@ -695,9 +654,9 @@ std::size_t count_elements(int type, std::size_t bytes) {
   return elements;
 }
 
-std::size_t external32_size(std::size_t count, int type) {
+std::size_t external32_size(const dtype::TypeTable& tb, std::size_t count, int type) {
   Datatype scratch;
-  const Datatype* t = dtype::lookup(type, scratch, true);
+  const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t) return 0;
   std::size_t one = 0;
   for (const Segment& s : t->segments) {
@@ -708,9 +667,9 @@ std::size_t external32_size(std::size_t count, int type) {
   return one * count;
 }
 
-void pack_external32(const void* buf, std::size_t count, int type, std::byte* out) {
+void pack_external32(const dtype::TypeTable& tb, const void* buf, std::size_t count, int type, std::byte* out) {
   Datatype scratch;
-  const Datatype* t = dtype::lookup(type, scratch, true);
+  const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t) return;
   walk(*t, count, [&](std::ptrdiff_t off, std::size_t len, int basic) {
     bool valid;
@@ -721,9 +680,9 @@ void pack_external32(const void* buf, std::size_t count, int type, std::byte* ou
   });
 }
 
-void unpack_external32(const std::byte* in, std::size_t count, int type, void* buf) {
+void unpack_external32(const dtype::TypeTable& tb, const std::byte* in, std::size_t count, int type, void* buf) {
   Datatype scratch;
-  const Datatype* t = dtype::lookup(type, scratch, true);
+  const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t) return;
   walk(*t, count, [&](std::ptrdiff_t off, std::size_t len, int basic) {
     bool valid;

@@ -1,4 +1,4 @@
-// Derived datatypes: the Datatype object, its flattened form, the constructors and the handle table.
+// Derived datatypes: the Datatype object, its flattened form, and the constructors (the handle table: type_table.hpp).
 //
 // A datatype is flattened once, when it is created, into a compact list of segments: `count` blocks
 // of `length` bytes, the first at `offset`, the next ones `stride` bytes apart, all made of one
@@ -32,6 +32,8 @@ inline constexpr std::uint32_t kHandlePrefix = 0x8c000000u;
 inline constexpr std::uint32_t kFirstIndex = 16;
 inline constexpr int kLbMarker = 0x4c000010;  // MPI_LB
 inline constexpr int kUbMarker = 0x4c000011;  // MPI_UB
+
+class TypeTable;  // core/datatype/type_table.hpp
 
 struct Segment {
   std::ptrdiff_t offset = 0;
@@ -79,8 +81,7 @@ bool describe_builtin(int handle, Datatype& out);
 // The Datatype behind a handle (predefined: filled into `scratch`), nullptr when the handle is
 // neither predefined nor a live derived type. `allow_freed` also returns types the user freed that
 // are still kept alive by references.
-const Datatype* lookup(int handle, Datatype& scratch, bool allow_freed = false);
-Datatype* find_derived(int handle, bool allow_freed = false);
+const Datatype* lookup(const TypeTable& tb, int handle, Datatype& scratch, bool allow_freed = false);
 
 // Building blocks of the constructors (pure: no handle is created).
 Datatype build(std::span<const Block> blocks, bool struct_padding);
@@ -91,40 +92,38 @@ Datatype array_type(std::span<const int> sizes, std::span<const std::vector<std:
                     bool order_c, const Datatype& old);
 
 // Registers a new derived type and returns its handle; retains the derived types in `types`.
-int register_type(Datatype t, int combiner, std::vector<int> integers, std::vector<std::ptrdiff_t> addresses,
+int register_type(TypeTable& tb, Datatype t, int combiner, std::vector<int> integers, std::vector<std::ptrdiff_t> addresses,
                   std::vector<int> types);
 
 // Constructors (arguments already checked by the caller; old types must be valid). Return the handle.
-int type_contiguous(int count, int old);
-int type_vector(int count, int blocklength, int stride, int old);
-int type_hvector(int count, int blocklength, std::ptrdiff_t stride, int old, int combiner = kHvector);
-int type_indexed(int count, const int* blocklengths, const int* displacements, int old);
-int type_hindexed(int count, const int* blocklengths, const std::ptrdiff_t* displacements, int old,
+int type_contiguous(TypeTable& tb, int count, int old);
+int type_vector(TypeTable& tb, int count, int blocklength, int stride, int old);
+int type_hvector(TypeTable& tb, int count, int blocklength, std::ptrdiff_t stride, int old, int combiner = kHvector);
+int type_indexed(TypeTable& tb, int count, const int* blocklengths, const int* displacements, int old);
+int type_hindexed(TypeTable& tb, int count, const int* blocklengths, const std::ptrdiff_t* displacements, int old,
                   int combiner = kHindexed);
-int type_indexed_block(int count, int blocklength, const int* displacements, int old);
-int type_hindexed_block(int count, int blocklength, const std::ptrdiff_t* displacements, int old);
-int type_struct(int count, const int* blocklengths, const std::ptrdiff_t* displacements, const int* types,
+int type_indexed_block(TypeTable& tb, int count, int blocklength, const int* displacements, int old);
+int type_hindexed_block(TypeTable& tb, int count, int blocklength, const std::ptrdiff_t* displacements, int old);
+int type_struct(TypeTable& tb, int count, const int* blocklengths, const std::ptrdiff_t* displacements, const int* types,
                 int combiner = kStruct);
-int type_resized(int old, std::ptrdiff_t lb, std::ptrdiff_t extent);
-int type_dup(int old);
+int type_resized(TypeTable& tb, int old, std::ptrdiff_t lb, std::ptrdiff_t extent);
+int type_dup(TypeTable& tb, int old);
 // order_c: MPI_ORDER_C. Returns 0 if the arguments describe nothing valid.
-int type_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts, bool order_c, int old);
+int type_subarray(TypeTable& tb, int ndims, const int* sizes, const int* subsizes, const int* starts, bool order_c, int old);
 // distribs: 0 block, 1 cyclic, 2 none; dargs: -1 default.
-int type_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs, const int* dargs,
+int type_darray(TypeTable& tb, int size, int rank, int ndims, const int* gsizes, const int* distribs, const int* dargs,
                 const int* psizes, bool order_c, int old);
 
 // A new derived type object equal to `handle` (same envelope and contents): what
 // MPI_Type_get_contents returns for the derived types a type was built from.
-int type_clone(int handle);
+int type_clone(TypeTable& tb, int handle);
 
-void commit(int handle);
+void commit(TypeTable& tb, int handle);
 // Reference counting: a pending operation or another type keeps a type alive.
-void retain(int handle);
-void release(int handle);
+void retain(TypeTable& tb, int handle);
+void release(TypeTable& tb, int handle);
 // MPI_Type_free: the handle becomes unusable; the object lives while referenced.
-void user_free(int handle);
-
-std::size_t live_derived();  // for tests
+void user_free(TypeTable& tb, int handle);
 
 // Size of a predefined type in the "external32" representation and the unit its bytes are swapped
 // in (0: no conversion, copied as is).

@@ -59,10 +59,12 @@ TEST(Group, TableReusesHandles) {
 
 // Simulates processes agreeing on ids: AND of the members' masks, lowest common slot.
 static int agree(std::vector<ContextIds*> members, std::vector<bool> take) {
-  std::uint64_t mask[ContextIds::kWords];
-  std::memcpy(mask, members[0]->mask(), sizeof mask);
-  for (auto* m : members)
-    for (int i = 0; i < ContextIds::kWords; ++i) mask[i] &= m->mask()[i];
+  std::uint64_t mask[ContextIds::kWords], mine[ContextIds::kWords];
+  members[0]->contribution(mask);
+  for (auto* m : members) {
+    m->contribution(mine);
+    for (int i = 0; i < ContextIds::kWords; ++i) mask[i] &= mine[i];
+  }
   const int slot = ContextIds::lowest(mask);
   for (std::size_t i = 0; i < members.size(); ++i)
     if (take[i]) members[i]->take(slot);
@@ -108,6 +110,48 @@ TEST(ContextIds, ThousandsOfCreateFreeCycles) {
   // Exhaustion: all slots taken gives -1.
   std::uint64_t none[ContextIds::kWords] = {};
   EXPECT_EQ(ContextIds::lowest(none), -1);
+}
+
+TEST(ContextIds, ReservationsAreAllOrNoneAndLeaveTheContribution) {
+  ContextIds p;
+  std::uint64_t mine[ContextIds::kWords];
+  const int ab[2] = {5, 6};
+  EXPECT_TRUE(p.reserve(ab, 2));
+  p.contribution(mine);
+  EXPECT_EQ(ContextIds::lowest(mine), 2);
+  EXPECT_EQ(ContextIds::lowest(mine, 3), 7) << "reserved slots 5 and 6 are not offered";
+  const int bc[2] = {4, 6};
+  EXPECT_FALSE(p.reserve(bc, 2)) << "6 is reserved by another agreement";
+  const int four[1] = {4};
+  EXPECT_TRUE(p.reserve(four, 1)) << "the failed reservation left 4 alone";
+  p.unreserve(ab, 2);
+  p.unreserve(four, 1);
+  p.take(3);
+  const int three[1] = {3};
+  EXPECT_FALSE(p.reserve(three, 1)) << "a taken slot cannot be reserved";
+  p.contribution(mine);
+  EXPECT_EQ(ContextIds::lowest(mine, 1), 4);
+}
+
+// Two agreements overlap at P: A's phase-one mask from P is stale when B (one phase, P and Q)
+// takes the same slot; A's second phase at P refuses it, so A starts over and gets another slot.
+TEST(ContextIds, StaleContributionIsCaughtBySecondPhase) {
+  ContextIds p, q;
+  std::uint64_t a_mask[ContextIds::kWords], other[ContextIds::kWords];
+  p.contribution(a_mask);
+  q.contribution(other);
+  for (int i = 0; i < ContextIds::kWords; ++i) a_mask[i] &= other[i];
+  const int b = agree({&p, &q}, {true, true}) / 2;  // B completes first
+  const int a = ContextIds::lowest(a_mask);
+  ASSERT_EQ(a, b) << "A's stale outcome names B's slot";
+  EXPECT_FALSE(p.reserve(&a, 1)) << "phase two at P refuses it";
+  p.contribution(a_mask);
+  q.contribution(other);
+  for (int i = 0; i < ContextIds::kWords; ++i) a_mask[i] &= other[i];
+  const int retry = ContextIds::lowest(a_mask);
+  EXPECT_NE(retry, b);
+  EXPECT_TRUE(p.reserve(&retry, 1));
+  EXPECT_TRUE(q.reserve(&retry, 1));
 }
 
 static std::vector<int> dims(int nnodes, std::vector<int> d) {
