@@ -24,9 +24,38 @@ namespace {
 
 // --- implementations shared by the blocking and non-blocking entry points --------------------
 
+// Blocking bcast through the node's shared region when the communicator and size qualify;
+// non-contiguous datatypes travel packed.
+coll::NodeCollectives::Result node_bcast(const Call& k, void* buf, int count, MPI_Datatype type,
+                                         const core::TypeInfo& ti, int root) {
+  using Result = coll::NodeCollectives::Result;
+  coll::NodeCollectives& node = *instance().node_coll;
+  const std::size_t bytes = ti.size * std::size_t(count);
+  if (ti.contiguous || !buf) return node.bcast(*k.c, buf ? at(buf, ti) : nullptr, bytes, root);
+  if (bytes > node.limit()) return Result::not_taken;
+  std::vector<std::byte> packed(bytes);
+  if (k.c->rank == root) core::pack(instance().types, buf, std::size_t(count), type, packed.data());
+  const Result r = node.bcast(*k.c, packed.data(), bytes, root);
+  if (r != Result::not_taken && k.c->rank != root)
+    core::unpack(instance().types, packed.data(), bytes, std::size_t(count), type, buf);
+  return r;
+}
+
+// The error a node-level collective reports (MPI_ERR_TRUNCATE as launch() does).
+int node_outcome(const Call& k, coll::NodeCollectives::Result r) {
+  if (r == coll::NodeCollectives::Result::truncated)
+    return raise_error(k.comm, MPI_ERR_TRUNCATE, k.name,
+                       "another rank passed more data than this rank expects "
+                       "(counts or datatypes differ across ranks)");
+  return MPI_SUCCESS;
+}
+
 int barrier(Call k, MPI_Request* req) {
   if (int e = begin(k)) return e;
   if (int e = check_request(k, req, req != nullptr)) return e;
+  if (!req)
+    if (auto r = instance().node_coll->barrier(*k.c); r != coll::NodeCollectives::Result::not_taken)
+      return node_outcome(k, r);
   auto s = schedule(k);
   coll::barrier(*s);
   return launch(k, std::move(s), req);
@@ -41,6 +70,9 @@ int bcast(Call k, void* buf, int count, MPI_Datatype type, int root, MPI_Request
   const std::size_t bytes = ti.size * std::size_t(count);
   if (int e = check_buf(k, buf, bytes, "buffer")) return e;
   if (int e = no_in_place(k, buf, "buffer")) return e;
+  if (!req)
+    if (auto r = node_bcast(k, buf, count, type, ti, root); r != coll::NodeCollectives::Result::not_taken)
+      return node_outcome(k, r);
   auto s = schedule(k);
   Staging st(*s);
   // Receivers unpack; the root and (intercommunicator) the rest of its group only read.
@@ -302,6 +334,11 @@ int reduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
   if (ro.nonroot_side && !in_place)
     if (int e = check_buf(k, sendbuf, bytes, "sendbuf")) return e;
   if (int e = check_request(k, req, req != nullptr)) return e;
+  if (!req)
+    if (auto nr = instance().node_coll->reduce(c, in_place ? at(recvbuf, ti) : at(sendbuf, ti),
+                                               ro.root_side ? at(recvbuf, ti) : nullptr, std::size_t(count), r, root);
+        nr != coll::NodeCollectives::Result::not_taken)
+      return node_outcome(k, nr);
   auto s = schedule(k);
   Staging st(*s);
   std::byte* rb = ro.root_side ? st.region(recvbuf, std::size_t(count), type, ti, in_place ? Dir::inout : Dir::out)
@@ -332,6 +369,11 @@ int allreduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
   if (!in_place)
     if (int e = check_buf(k, sendbuf, bytes, "sendbuf")) return e;
   if (int e = check_request(k, req, req != nullptr)) return e;
+  if (!req)
+    if (auto nr = instance().node_coll->allreduce(c, in_place ? at(recvbuf, ti) : at(sendbuf, ti), at(recvbuf, ti),
+                                                  std::size_t(count), r);
+        nr != coll::NodeCollectives::Result::not_taken)
+      return node_outcome(k, nr);
   auto s = schedule(k);
   Staging st(*s);
   std::byte* rb = st.region(recvbuf, std::size_t(count), type, ti, in_place ? Dir::inout : Dir::out);

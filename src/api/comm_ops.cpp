@@ -127,6 +127,7 @@ core::Communicator* new_comm(int context, std::vector<int> job_ranks, int errhan
 int destroy_comm(core::Communicator* c) {
   Instance& in = instance();
   const int e = in.attributes.remove_all(c->handle);
+  in.node_coll->release(*c);
   in.context_ids.release(c->context);
   if (c->local_context >= 0) in.context_ids.release(c->local_context);
   in.comms.release(c->handle);

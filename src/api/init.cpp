@@ -102,6 +102,7 @@ int initialize(const char* call, int required, int* provided) {
   in->p2p = std::make_unique<p2p::Engine>(*in->mcm, in->settings.header_cache);
   in->p2p->set_peer_failed_hook(&on_peer_failed, nullptr);
   in->coll = std::make_unique<coll::Engine>(*in->p2p, *in->progress);
+  in->node_coll = std::make_unique<coll::NodeCollectives>(*in->mcm, *in->coll, in->settings);
   in->processor_name = in->mcm->host();
   make_communicators(*in);
   if (in->settings.verbose > 0) {

@@ -11,6 +11,7 @@
 
 #include "api/bsend_buffer.hpp"
 #include "base/settings.hpp"
+#include "coll/node_collectives.hpp"
 #include "coll/schedule.hpp"
 #include "core/attributes.hpp"
 #include "core/comm_table.hpp"
@@ -35,6 +36,7 @@ struct Instance {
   std::unique_ptr<progress::Engine> progress;
   std::unique_ptr<p2p::Engine> p2p;
   std::unique_ptr<coll::Engine> coll;  // collective schedules in flight
+  std::unique_ptr<coll::NodeCollectives> node_coll;  // blocking collectives within one node
   core::OpTable ops;                   // user reduction operations
   core::RequestTable requests;
   core::Communicator world;

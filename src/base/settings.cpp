@@ -36,6 +36,8 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
                 "Progress polls a waiting rank spins before it starts yielding (50 when a machine has more ranks than cores, test hosts included, unless set)."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel."},
+    SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "4K",
+                "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},
     SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr."},
     SettingSpec{"RAILMPI_NODE", "",
                 "Name of the rank's host, set by `mpiexec` for every rank; ranks with one name share memory (empty: host name + network namespace)."},
@@ -109,6 +111,7 @@ Settings Settings::from_environment() {
   s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
   s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
+  s.node_coll_limit = std::min<std::size_t>(read_size("RAILMPI_NODE_COLL_LIMIT"), 64 * 1024);
   s.verbose = static_cast<int>(read_size("RAILMPI_VERBOSE"));
   s.node = std::string(env_or_default(spec("RAILMPI_NODE")));
   s.pmi_address = std::string(env_or_default(spec("RAILMPI_PMI_ADDRESS")));
@@ -133,6 +136,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_HEADER_CACHE") return header_cache ? "1" : "0";
   if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
   if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);
+  if (name == "RAILMPI_NODE_COLL_LIMIT") return std::to_string(node_coll_limit);
   if (name == "RAILMPI_VERBOSE") return std::to_string(verbose);
   if (name == "RAILMPI_NODE") return node;
   if (name == "RAILMPI_PMI_ADDRESS") return pmi_address;

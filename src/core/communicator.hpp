@@ -41,6 +41,10 @@ struct Communicator {
   std::shared_ptr<const Topology> topo;  // null: no topology
   // Collective calls made so far on this communicator: each one's tag on the collective context.
   mutable std::uint32_t coll_seq = 0;
+  // Node-level collectives (coll/node_collectives.hpp): this communicator's slot in the node's
+  // shared region (kNodeSlotUndecided until its first eligible call, -1 when it has none).
+  static constexpr int kNodeSlotUndecided = -2;
+  mutable int node_slot = kNodeSlotUndecided;
 
   int size() const { return static_cast<int>(job_ranks.size()); }
   bool is_inter() const { return !remote_job_ranks.empty(); }

@@ -22,6 +22,7 @@
 #include "device/self/self_device.hpp"
 #include "device/shm/shm_device.hpp"
 #include "device/tcp/tcp_device.hpp"
+#include "mcm/node_memory.hpp"
 #include "mcm/rails/channel.hpp"
 #include "mcm/rails/scheduler.hpp"
 #include "mcm/wait_set.hpp"
@@ -80,6 +81,8 @@ class MultiMethod {
   int machine_ranks() const { return machine_ranks_; }
   // This rank's host name: RAILMPI_NODE (set by mpiexec), else the system's host name.
   const std::string& host() const { return host_; }
+  // The node's shared region for node-level collectives (node_memory.hpp); valid after connect().
+  NodeMemory node_memory() const { return NodeMemory(shm_ ? shm_->node_region() : nullptr); }
 
   bool idle() const;
   void shutdown();

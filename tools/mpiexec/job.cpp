@@ -514,7 +514,8 @@ void Job::process_pmi_events() {
 }
 
 // A rank that dies between creating its shared-memory segment and unlinking it (during MPI_Init)
-// leaves /dev/shm/railmpi-<job id>-<rank> behind; the job's end is the last chance to remove it.
+// leaves /dev/shm/railmpi-<job id>-<rank> (or the node region railmpi-<job id>-node-<rank>) behind;
+// the job's end is the last chance to remove it.
 void Job::remove_shared_memory_leftovers() {
   const std::string prefix = "railmpi-" + jobid_ + "-";
   DIR* dir = ::opendir("/dev/shm");

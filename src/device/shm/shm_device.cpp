@@ -1,9 +1,7 @@
 #include "device/shm/shm_device.hpp"
 
-#include <linux/futex.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -16,6 +14,7 @@
 #include <ctime>
 
 #include "base/log.hpp"
+#include "device/shm/futex.hpp"
 
 namespace railmpi::device::shm {
 namespace {
@@ -30,17 +29,6 @@ std::uint32_t load32(const std::uint32_t& w, std::memory_order mo) {
 }
 void store32(std::uint32_t& w, std::uint32_t v, std::memory_order mo) {
   std::atomic_ref<std::uint32_t>(w).store(v, mo);
-}
-
-void futex_wake_all(std::uint32_t* addr) {
-  ::syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
-}
-
-void futex_wait(std::uint32_t* addr, std::uint32_t expected, std::chrono::microseconds timeout) {
-  timespec ts{};
-  ts.tv_sec = static_cast<time_t>(timeout.count() / 1000000);
-  ts.tv_nsec = static_cast<long>((timeout.count() % 1000000) * 1000);
-  ::syscall(SYS_futex, addr, FUTEX_WAIT, expected, &ts, nullptr, 0);
 }
 
 std::size_t round_ring_bytes(std::size_t requested) {
@@ -91,6 +79,7 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       ring_bytes_(round_ring_bytes(settings.shm_ring_bytes)),
       max_payload_(ring_max_payload(ring_bytes_ / kCellBytes)),
       eager_limit_(std::min(settings.shm_eager_limit, max_payload_)),
+      node_cell_bytes_((settings.node_coll_limit + 63) / 64 * 64),
       cma_allowed_(settings.shm_cma),
       index_of_rank_(static_cast<std::size_t>(job_size > 0 ? job_size : 0), -1) {}
 
@@ -172,7 +161,29 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     index_of_rank_[std::size_t(pa.rank)] = static_cast<int>(peers_.size() - 1);
   }
 
+  // The node region: the node's lowest rank creates it now, the others map it after the barrier.
+  int leader = my_rank_;
+  for (const Peer& p : peers_) leader = std::min(leader, p.rank);
+  const bool with_region = node_cell_bytes_ > 0 && !peers_.empty();
+  const int members = static_cast<int>(peers_.size()) + 1;
+  if (with_region && leader == my_rank_) {
+    std::string error;
+    node_region_ = NodeRegion::create(node_region_name(leader), members, kNodeSlots,
+                                      node_slot_bytes(members), &error);
+    if (!node_region_.valid()) base::fatal("shm device: %s", error.c_str());
+  }
+
   if (bootstrap.barrier) bootstrap.barrier(bootstrap.ctx);
+  if (with_region && leader != my_rank_) {
+    std::string error;
+    node_region_ = NodeRegion::open(node_region_name(leader), &error);
+    if (!node_region_.valid()) base::fatal("shm device: %s", error.c_str());
+    if (node_region_.members() != members ||
+        node_region_.slot_bytes() != node_slot_bytes(members)) {
+      base::fatal("shm device: the node region of rank %d does not match this rank's layout "
+                  "(RAILMPI_NODE_COLL_LIMIT must be the same on every rank)", leader);
+    }
+  }
   // Every peer has mapped our segment: remove the name so nothing outlives the job.
   std::string error;
   if (!unlink_shared(segment_name_, &error)) base::log_error("shm device: %s", error.c_str());
@@ -197,6 +208,14 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   single_copy_ = ok;
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
+}
+
+std::size_t ShmDevice::node_slot_bytes(int members) const {
+  return std::size_t(members) * (128 + 2 * node_cell_bytes_) + 16 * node_cell_bytes_;
+}
+
+std::string ShmDevice::node_region_name(int leader) const {
+  return "/railmpi-" + job_id_ + "-node-" + std::to_string(leader);
 }
 
 inline void ShmDevice::ring_doorbell(Peer& p) {
@@ -407,6 +426,7 @@ void ShmDevice::shutdown() {
   peers_.clear();
   std::fill(index_of_rank_.begin(), index_of_rank_.end(), -1);
   segment_.unmap();
+  node_region_ = NodeRegion();
   queued_ = 0;
   connected_ = false;
 }

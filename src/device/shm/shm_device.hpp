@@ -9,6 +9,12 @@
 // connect() maps the control page and this rank's slot of every peer segment, calls
 // bootstrap.barrier() exactly once, then shm_unlink()s its own segment, so nothing is left in
 // /dev/shm whatever happens later.
+//
+// Node region (node_region.hpp): with RAILMPI_NODE_COLL_LIMIT > 0 and at least one peer, the
+// lowest rank of the node creates the node's shared region before that barrier and the others map
+// it after it. Each of its kNodeSlots slots has room, per member, for two 64-byte lines and two
+// cells of RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), plus 16 more such cells: what the
+// node-level collectives lay out in a slot (coll/node_collectives.hpp).
 #pragma once
 
 #include <sys/types.h>
@@ -21,6 +27,7 @@
 
 #include "base/settings.hpp"
 #include "device/device.hpp"
+#include "device/shm/node_region.hpp"
 #include "device/shm/ring.hpp"
 #include "device/shm/segment.hpp"
 
@@ -58,6 +65,11 @@ class ShmDevice final : public Device {
   bool idle() const override { return queued_ == 0; }
   void shutdown() override;
 
+  // The node's shared region; null without one (no local peer, or RAILMPI_NODE_COLL_LIMIT=0).
+  const NodeRegion* node_region() const { return node_region_.valid() ? &node_region_ : nullptr; }
+  NodeRegion* node_region() { return node_region_.valid() ? &node_region_ : nullptr; }
+  static constexpr int kNodeSlots = 64;
+
   // Name of this rank's segment (for tests).
   const std::string& segment_name() const { return segment_name_; }
   // Ring size in force (settings rounded to a power of two, at least 4 KiB).
@@ -88,6 +100,8 @@ class ShmDevice final : public Device {
   bool anything_to_do(std::memory_order mo);
   void check_peers_alive();
   void fail_peer(Peer& p, const std::string& why);
+  std::string node_region_name(int leader) const;
+  std::size_t node_slot_bytes(int members) const;
 
   int my_rank_;
   int job_size_;
@@ -95,6 +109,7 @@ class ShmDevice final : public Device {
   std::size_t ring_bytes_;
   std::size_t max_payload_;
   std::size_t eager_limit_;
+  std::size_t node_cell_bytes_;  // RAILMPI_NODE_COLL_LIMIT rounded up to 64 (0: no node region)
   bool cma_allowed_;
   bool single_copy_ = false;
   bool connected_ = false;
@@ -103,6 +118,7 @@ class ShmDevice final : public Device {
   std::size_t queued_ = 0;
   std::string segment_name_;
   SharedMapping segment_;
+  NodeRegion node_region_;
   std::vector<Peer> peers_;
   std::vector<int> index_of_rank_;  // job rank -> index in peers_, -1 when not served
   FrameHandler handler_{};

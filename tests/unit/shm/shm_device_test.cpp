@@ -748,3 +748,42 @@ TEST(ShmDevice, StreamBandwidthPrinted) {
     return 0;
   });
 }
+
+// With RAILMPI_NODE_COLL_LIMIT > 0 every rank maps the one node region during connect (its name
+// is gone afterwards, checked by start()), and a slot claimed by one rank is seen by all.
+TEST(ShmDevice, NodeRegionSharedByEveryRank) {
+  run_ranks(4, [](int rank) {
+    base::Settings s = default_settings();
+    s.node_coll_limit = 200;
+    auto dev = start(rank, 4, s);
+    shm::NodeRegion* region = dev->node_region();
+    CHECK(region != nullptr);
+    CHECK(region->members() == 4);
+    CHECK(region->complete());
+    CHECK(region->slots() == ShmDevice::kNodeSlots);
+    CHECK(region->slot_bytes() == 4 * (128 + 2 * 256) + 16 * 256);  // per member 2 lines and 2 cells, 16 more cells
+    if (rank == 2) {
+      const int slot = region->claim(4);
+      CHECK(slot >= 0);
+      std::memcpy(region->slot(slot).data(), "hello", 6);
+      g_area->word[0] = std::uint64_t(slot);
+    }
+    area_barrier(nullptr);
+    const int slot = int(g_area->word[0]);
+    CHECK(std::memcmp(region->slot(slot).data(), "hello", 6) == 0);
+    region->release(slot);
+    area_barrier(nullptr);
+    CHECK(region->references(slot) == 0);
+    finish(*dev);
+    return 0;
+  });
+}
+
+TEST(ShmDevice, NoNodeRegionWhenLimitIsZero) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);  // default_settings(): node_coll_limit 0
+    CHECK(dev->node_region() == nullptr);
+    finish(*dev);
+    return 0;
+  });
+}

@@ -1,0 +1,199 @@
+#include "coll/node_collectives.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+
+#include "coll/collectives.hpp"
+
+namespace railmpi::coll {
+namespace {
+
+std::uint32_t load(const std::uint32_t& w, std::memory_order mo) {
+  return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(w)).load(mo);
+}
+
+constexpr unsigned kPollEvery = 32;
+
+// `seq` is at or past `target` (call numbers wrap around after 2^32 calls).
+bool reached(std::uint32_t seq, std::uint32_t target) { return static_cast<std::int32_t>(seq - target) >= 0; }
+
+}  // namespace
+
+NodeCollectives::NodeCollectives(mcm::MultiMethod& mcm, Engine& engine, const base::Settings& settings)
+    : mcm_(mcm),
+      memory_(mcm.node_memory()),
+      engine_(engine),
+      limit_(settings.node_coll_limit),
+      cell_((settings.node_coll_limit + 63) / 64 * 64),
+      spin_(settings.spin_count),
+      yield_(settings.yield_count),
+      progress_(memory_.available() ? std::size_t(memory_.slots()) : 0) {}
+
+bool NodeCollectives::usable(const core::Communicator& c, std::size_t bytes) {
+  if (bytes > limit_ || !memory_.available() || c.is_inter() || c.size() < 2) return false;
+  if (c.node_slot == core::Communicator::kNodeSlotUndecided) [[unlikely]] decide(c);
+  return c.node_slot >= 0;
+}
+
+void NodeCollectives::decide(const core::Communicator& c) {
+  const std::vector<int>& node = mcm_.node_ranks();
+  const bool on_node = std::all_of(c.job_ranks.begin(), c.job_ranks.end(),
+                                   [&](int r) { return std::binary_search(node.begin(), node.end(), r); });
+  if (!on_node || slot_bytes(std::size_t(c.size()), cell_) > memory_.slot_bytes()) {
+    c.node_slot = -1;  // every member sees the same: no agreement needed
+    return;
+  }
+  // Rank 0 claims a slot for all members and tells them which (or -1: the region is full).
+  std::int32_t slot = c.rank == 0 ? memory_.claim(c.size()) : -1;
+  auto s = engine_.create(c);
+  coll::bcast(*s, &slot, sizeof slot, 0);
+  engine_.run(std::move(s));
+  c.node_slot = slot;
+  if (slot >= 0) progress_[std::size_t(slot)] = Progress{0, 0, std::vector<std::uint32_t>(std::size_t(c.size()), 0)};
+}
+
+void NodeCollectives::release(const core::Communicator& c) {
+  if (c.node_slot >= 0) memory_.release(c.node_slot);
+  c.node_slot = -1;
+}
+
+NodeCollectives::Call NodeCollectives::begin(const core::Communicator& c) {
+  std::byte* base = memory_.slot(c.node_slot).data();
+  const std::size_t n = std::size_t(c.size());
+  Call k;
+  k.flags = reinterpret_cast<Flag*>(base);
+  k.bcast_cells = base + n * sizeof(Flag);
+  k.input_cells = k.bcast_cells + kDepth * cell_;
+  k.cell = cell_;
+  k.n = c.size();
+  k.me = c.rank;
+  k.progress = &progress_[std::size_t(c.node_slot)];
+  k.seq = ++k.progress->seq;
+  return k;
+}
+
+void NodeCollectives::arrive(const Call& k, std::size_t bytes) {
+  Flag& f = k.flags[k.me];
+  if (bytes != kNoBytes) f.bytes[k.seq % kDepth] = static_cast<std::uint32_t>(bytes);
+  std::atomic_ref<std::uint32_t>(f.seq).store(k.seq, std::memory_order_seq_cst);
+  // Pairs with the sleeper's increment and re-check in wait_for().
+  if (load(f.sleepers, std::memory_order_seq_cst) != 0) [[unlikely]] mcm::NodeMemory::wake(&f.seq);
+}
+
+void NodeCollectives::wait_all(const Call& k, std::uint32_t target) {
+  Progress& p = *k.progress;
+  if (reached(p.synced, target)) return;
+  std::uint32_t least_ahead = ~std::uint32_t{0};  // of every other rank, past target
+  for (int i = 0; i < k.n; ++i) {
+    if (i == k.me) continue;
+    wait_rank(k, i, target);
+    least_ahead = std::min(least_ahead, p.seen[std::size_t(i)] - target);
+  }
+  p.synced = target + least_ahead;
+}
+
+void NodeCollectives::wait_rank(const Call& k, int rank, std::uint32_t target) {
+  std::uint32_t& seen = k.progress->seen[std::size_t(rank)];
+  if (!reached(seen, target)) seen = wait_for(k.flags[rank], target);
+}
+
+std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
+  std::uint32_t v = load(flag.seq, std::memory_order_acquire);
+  if (reached(v, target)) return v;
+  progress::Engine& progress = engine_.progress();
+  // Spinning reads only the flag; the devices are polled every kPollEvery reads (a pass over
+  // them costs far more than one read, and would stretch the spin a waiting rank is allowed).
+  for (unsigned i = 0; i < spin_; ++i) {
+    if (i % kPollEvery == kPollEvery - 1) progress.poll();
+    if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
+  }
+  for (unsigned i = 0; i < yield_; ++i) {
+    sched_yield();
+    progress.poll();
+    if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
+  }
+  // Sleep in slices: point-to-point traffic does not wake this futex, so poll between slices.
+  auto slice = std::chrono::microseconds(50);
+  std::atomic_ref<std::uint32_t> sleepers(flag.sleepers);
+  for (;;) {
+    sleepers.fetch_add(1, std::memory_order_seq_cst);
+    const std::uint32_t now = load(flag.seq, std::memory_order_seq_cst);
+    if (!reached(now, target)) mcm::NodeMemory::wait(&flag.seq, now, slice);
+    sleepers.fetch_sub(1, std::memory_order_relaxed);
+    if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
+    if (progress.poll() > 0) {
+      slice = std::chrono::microseconds(50);
+    } else if (slice < std::chrono::microseconds(2000)) {
+      slice *= 2;
+    }
+    if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
+  }
+}
+
+std::size_t NodeCollectives::largest(const Call& k) {
+  std::uint32_t most = 0;
+  for (int i = 0; i < k.n; ++i) most = std::max(most, k.bytes_of(i));
+  return std::size_t(most);
+}
+
+void NodeCollectives::combine(const Call& k, void* out, std::size_t count, const Reducer& op) {
+  std::memcpy(out, k.input(k.n - 1), count * op.elem);
+  for (int i = k.n - 2; i >= 0; --i) op(k.input(i), out, count);
+}
+
+NodeCollectives::Result NodeCollectives::barrier(const core::Communicator& c) {
+  if (!usable(c, 0)) return Result::not_taken;
+  const Call k = begin(c);
+  arrive(k, kNoBytes);
+  wait_all(k, k.seq);
+  return Result::done;
+}
+
+NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void* buf, std::size_t bytes, int root) {
+  if (!usable(c, bytes)) return Result::not_taken;
+  const Call k = begin(c);
+  if (k.me == root) {
+    wait_all(k, k.seq - (kDepth - 1));  // the last reader of this bcast cell is done with it
+    if (bytes) std::memcpy(k.bcast_cell(), buf, bytes);
+    arrive(k, bytes);
+    return Result::done;
+  }
+  arrive(k, kNoBytes);
+  wait_rank(k, root, k.seq);
+  const std::size_t sent = k.bytes_of(root);
+  if (const std::size_t got = std::min(bytes, sent)) std::memcpy(buf, k.bcast_cell(), got);
+  return sent > bytes ? Result::truncated : Result::done;
+}
+
+NodeCollectives::Result NodeCollectives::reduce(const core::Communicator& c, const void* sendbuf, void* recvbuf,
+                                                std::size_t count, const Reducer& op, int root) {
+  const std::size_t bytes = count * op.elem;
+  if (!op.fn || !usable(c, bytes)) return Result::not_taken;
+  const Call k = begin(c);
+  wait_all(k, k.seq - 1);  // every reader of this rank's input cell finished call seq-2
+  if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
+  arrive(k, bytes);
+  if (k.me != root) return Result::done;
+  wait_all(k, k.seq);
+  if (bytes) combine(k, recvbuf, count, op);
+  return largest(k) > bytes ? Result::truncated : Result::done;
+}
+
+NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, const void* sendbuf, void* recvbuf,
+                                                   std::size_t count, const Reducer& op) {
+  const std::size_t bytes = count * op.elem;
+  if (!op.fn || !usable(c, bytes)) return Result::not_taken;
+  const Call k = begin(c);
+  wait_all(k, k.seq - 1);
+  if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
+  arrive(k, bytes);
+  wait_all(k, k.seq);
+  if (bytes) combine(k, recvbuf, count, op);
+  return largest(k) > bytes ? Result::truncated : Result::done;
+}
+
+}  // namespace railmpi::coll

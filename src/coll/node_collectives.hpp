@@ -1,0 +1,137 @@
+// Node-level collectives: blocking barrier, bcast, reduce and allreduce of small messages on
+// intracommunicators whose ranks all share one node, through one slot of the node's shared region
+// (mcm/node_memory.hpp) instead of point-to-point messages. Every call returns not_taken, having
+// done nothing, when the communicator or the message does not qualify; the caller then runs the
+// point-to-point schedule. Whether a call qualifies depends only on what every member agrees on
+// (communicator, size in bytes, predefined operation), so all members take the same path.
+//
+// Slot: the communicator's rank 0 claims one at the communicator's first qualifying call and
+// broadcasts its index over point-to-point (once); each member releases it when it frees the
+// communicator. Layout, with n members and L = RAILMPI_NODE_COLL_LIMIT rounded up to 64:
+//   n flags          flag[i] (two 64-byte lines): written by rank i only
+//   kDepth cells     bcast data, by call number modulo kDepth
+//   2n cells         each rank's reduction input, by call number modulo 2
+// A flag holds, on its first line, the number of the last call its rank entered (a 32-bit futex
+// word) and the count of ranks asleep on it; on its second line the byte count its rank passed
+// in each of the last kDepth calls that carried data from it (bcast root, reduce, allreduce;
+// ranks expecting fewer bytes than were passed report a truncation).
+//
+// Call s (the communicator's s-th node-level collective), flat and without any lock:
+//   barrier    every rank sets flag[me] = s and waits until every flag reached s;
+//   allreduce  every rank puts its input in its cell, sets its flag and waits for every flag;
+//              then every rank combines all inputs in one fixed order, x0 op (x1 op (... x(n-1))),
+//              so every rank computes bitwise the same result (floating point included);
+//   reduce     the same, but only the root waits and combines; the others return at once;
+//   bcast      the root puts the data in bcast cell s mod kDepth and sets its flag; the others
+//              set theirs, wait for the root's and copy.
+// Reuse of cells: a rank writes its input cell of call s only once every rank entered call s-1
+// (so every reader finished call s-2, the last user of that cell), and a bcast root its cell
+// once every rank entered call s-kDepth+1. These waits are usually already satisfied; a rank
+// remembers the call number it last read from each flag and reads a flag again only when that
+// does not suffice (a root ahead of its receivers costs them one read per kDepth calls).
+// Waiting spins RAILMPI_SPIN_COUNT polls, yields RAILMPI_YIELD_COUNT times, then sleeps on the
+// futex in growing slices; the progress engine is polled throughout, so point-to-point and
+// non-blocking collective traffic keeps moving.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "base/settings.hpp"
+#include "coll/schedule.hpp"
+#include "core/communicator.hpp"
+#include "mcm/multi_method.hpp"
+#include "mcm/node_memory.hpp"
+
+namespace railmpi::coll {
+
+class NodeCollectives {
+ public:
+  // Bcast calls a root may run ahead of the slowest receiver (deep enough that a busy or
+  // oversubscribed node rarely makes a root wait).
+  static constexpr std::uint32_t kDepth = 16;
+  // Bytes a slot needs for n members and cells of `cell` bytes.
+  static std::size_t slot_bytes(std::size_t n, std::size_t cell) { return n * (sizeof(Flag) + 2 * cell) + kDepth * cell; }
+
+  NodeCollectives(mcm::MultiMethod& mcm, Engine& engine, const base::Settings& settings);
+
+  // not_taken: nothing done, run the point-to-point schedule. truncated: the call completed but
+  // another rank passed more data than this one expects (counts differ across ranks: an error).
+  enum class Result { not_taken, done, truncated };
+
+  Result barrier(const core::Communicator& c);
+  // `bytes` contiguous bytes at buf, from root to every rank.
+  Result bcast(const core::Communicator& c, void* buf, std::size_t bytes, int root);
+  // Predefined operations only (op.fn set). recvbuf matters at the root only; sendbuf may equal
+  // recvbuf (in place).
+  Result reduce(const core::Communicator& c, const void* sendbuf, void* recvbuf, std::size_t count,
+                const Reducer& op, int root);
+  Result allreduce(const core::Communicator& c, const void* sendbuf, void* recvbuf, std::size_t count,
+                   const Reducer& op);
+
+  // The communicator is being freed: drops its reference to its slot.
+  void release(const core::Communicator& c);
+
+  std::size_t limit() const { return limit_; }
+
+ private:
+  struct alignas(64) Flag {
+    std::uint32_t seq;  // polled by the others: alone on its line with the sleeper count
+    std::uint32_t sleepers;
+    alignas(64) std::uint32_t bytes[kDepth];
+  };
+  static_assert(sizeof(Flag) == 128);
+  // What this process knows of a slot it uses: its call count, and the call every member is
+  // known to have entered.
+  struct Progress {
+    std::uint32_t seq = 0;
+    std::uint32_t synced = 0;
+    std::vector<std::uint32_t> seen;  // per rank: the last call number read from its flag
+  };
+  // One call's view of the communicator's slot.
+  struct Call {
+    Flag* flags;  // [n]
+    std::byte* bcast_cells;
+    std::byte* input_cells;
+    std::size_t cell;
+    int n;
+    int me;
+    std::uint32_t seq;
+    Progress* progress;
+    std::byte* bcast_cell() const { return bcast_cells + (seq % kDepth) * cell; }
+    std::byte* input(int rank) const { return input_cells + (std::size_t(rank) * 2 + (seq & 1u)) * cell; }
+    std::uint32_t bytes_of(int rank) const { return flags[rank].bytes[seq % kDepth]; }
+  };
+
+  // Whether `c` may take the node path for `bytes`; decides its slot on the first call.
+  bool usable(const core::Communicator& c, std::size_t bytes);
+  void decide(const core::Communicator& c);
+  Call begin(const core::Communicator& c);
+  // Sets this rank's flag to the call's number, first recording the byte count it passes unless
+  // kNoBytes. Only calls that waited for every rank to enter call seq-kDepth+1 record one (no
+  // reader of the entry for call seq-kDepth is left then).
+  static constexpr std::size_t kNoBytes = ~std::size_t{0};
+  void arrive(const Call& k, std::size_t bytes);
+  // Waits until every other rank's flag reached `target` (and records how far they all are).
+  void wait_all(const Call& k, std::uint32_t target);
+  // Waits until rank's flag reached `target`, unless an earlier read already showed it.
+  void wait_rank(const Call& k, int rank, std::uint32_t target);
+  // Waits until flag.seq has reached `target` (wraparound-safe); returns the value read.
+  std::uint32_t wait_for(Flag& flag, std::uint32_t target);
+  // Largest byte count any rank passed in this call (after wait_all).
+  static std::size_t largest(const Call& k);
+  // x0 op (x1 op (... op x(n-1))) of the input cells into out.
+  static void combine(const Call& k, void* out, std::size_t count, const Reducer& op);
+
+  mcm::MultiMethod& mcm_;
+  mcm::NodeMemory memory_;
+  Engine& engine_;
+  std::size_t limit_;
+  std::size_t cell_;
+  unsigned spin_;
+  unsigned yield_;
+  std::vector<Progress> progress_;  // per slot
+};
+
+}  // namespace railmpi::coll

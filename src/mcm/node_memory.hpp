@@ -1,0 +1,39 @@
+// What the multi-method layer offers above it for node-level collectives: the node's shared byte
+// region, divided in slots that one process claims for a group of users and each user releases,
+// and a futex wait/wake on 32-bit words inside it. The node's ranks are MultiMethod::node_ranks().
+// Empty (available() false) when the node has no shared region: a single rank on the node, the
+// shm device disabled, or RAILMPI_NODE_COLL_LIMIT=0.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "device/shm/node_region.hpp"
+
+namespace railmpi::mcm {
+
+class NodeMemory {
+ public:
+  NodeMemory() = default;
+  explicit NodeMemory(device::shm::NodeRegion* region) : region_(region) {}
+
+  bool available() const { return region_ != nullptr; }
+  // A zeroed slot holding `users` references, or -1 when all are taken.
+  int claim(int users) { return region_->claim(users); }
+  void release(int slot) { region_->release(slot); }
+  std::span<std::byte> slot(int index) const { return region_->slot(index); }
+  std::size_t slot_bytes() const { return region_->slot_bytes(); }
+  int slots() const { return region_->slots(); }
+
+  static void wait(std::uint32_t* word, std::uint32_t expected, std::chrono::microseconds timeout) {
+    device::shm::NodeRegion::wait(word, expected, timeout);
+  }
+  static void wake(std::uint32_t* word) { device::shm::NodeRegion::wake(word); }
+
+ private:
+  device::shm::NodeRegion* region_ = nullptr;
+};
+
+}  // namespace railmpi::mcm

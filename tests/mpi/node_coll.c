@@ -1,0 +1,237 @@
+/* Blocking barrier, bcast, reduce and allreduce as RailMPI runs them within one node (through the
+ * node's shared region up to RAILMPI_NODE_COLL_LIMIT, 4 KiB by default), checked so that any
+ * MPI must pass: floating-point allreduce results bitwise identical on every rank; long runs of
+ * back-to-back calls with rotating roots and sizes across the limit, mixed with non-blocking
+ * collectives on the same communicator; split, split_type SHARED and duplicated communicators
+ * used side by side; more live communicators than the region has slots; communicators created
+ * and freed in a loop; a non-commutative user operation (reduced in rank order); a rank that
+ * arrives late while the others wait without burning their cores; and a 1000-iteration 8-byte
+ * allreduce loop (oversubscribed with 8 ranks on 2 cores). */
+#include "mpitest.h"
+
+#define LIMIT 4096
+#define MAXD (LIMIT / 8 + 8) /* doubles: a little over the limit */
+
+/* Deterministic inputs of rank r, element i, call k: magnitudes over 16 decades so that the
+ * order of a floating-point sum changes its rounding. */
+static double fp_input(int r, int i, int k) {
+    unsigned h = (unsigned)(r * 7919 + i * 104729 + k * 1299709) * 2654435761u;
+    double m = (double)(h % 1000003u) / 1000003.0 - 0.5;
+    return m * ((double)(1ull << ((h >> 24) % 54)) / (double)(1ull << 27));
+}
+
+static double absd(double x) { return x < 0 ? -x : x; }
+
+static long long int_input(int r, int i, int k) { return (long long)((r + 1) * 1000 + i * 7 + k); }
+
+/* Allreduce of doubles: every rank's result is bitwise rank 0's, and close to the exact sum. */
+static void fp_allreduce_identical(MPI_Comm comm, int calls) {
+    int me, n;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Comm_size(comm, &n));
+    static double in[MAXD], out[MAXD], first[MAXD];
+    const int counts[] = {1, 3, 64, LIMIT / 8, MAXD};
+    for (int k = 0; k < calls; k++) {
+        const int cnt = counts[k % 5];
+        for (int i = 0; i < cnt; i++) in[i] = fp_input(me, i, k);
+        const MPI_Op op = k % 3 == 2 ? MPI_MAX : MPI_SUM;
+        MPI_OK(MPI_Allreduce(in, out, cnt, MPI_DOUBLE, op, comm));
+        memcpy(first, out, sizeof(double) * (size_t)cnt);
+        MPI_OK(MPI_Bcast(first, cnt, MPI_DOUBLE, 0, comm));
+        CHECK(memcmp(first, out, sizeof(double) * (size_t)cnt) == 0, "call %d count %d: result differs from rank 0's",
+              k, cnt);
+        for (int i = 0; i < cnt; i++) {
+            double ref = fp_input(0, i, k), mag = absd(ref);
+            for (int r = 1; r < n; r++) {
+                const double x = fp_input(r, i, k);
+                ref = op == MPI_MAX ? (x > ref ? x : ref) : ref + x;
+                mag += absd(x);
+            }
+            CHECK(absd(out[i] - ref) <= 1e-12 * mag, "call %d [%d]: %.17g want %.17g", k, i, out[i], ref);
+        }
+    }
+}
+
+/* Back-to-back blocking collectives with rotating roots and sizes across the limit; every third
+ * iteration an Iallreduce is started before them and completed after them. */
+static void back_to_back(MPI_Comm comm, int iters) {
+    int me, n;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Comm_size(comm, &n));
+    static long long in[LIMIT / 8 + 4], out[LIMIT / 8 + 4];
+    static unsigned char buf[LIMIT + 64];
+    const int sizes[] = {0, 1, 8, 100, LIMIT - 1, LIMIT, LIMIT + 1, LIMIT + 64};
+    const int counts[] = {0, 1, 2, 63, LIMIT / 8, LIMIT / 8 + 1};
+    for (int k = 0; k < iters; k++) {
+        const int root = k % n;
+        long long nb_in = me + k, nb_out = -1;
+        MPI_Request req = MPI_REQUEST_NULL;
+        if (k % 3 == 0) MPI_OK(MPI_Iallreduce(&nb_in, &nb_out, 1, MPI_LONG_LONG, MPI_SUM, comm, &req));
+
+        MPI_OK(MPI_Barrier(comm));
+
+        const int bytes = sizes[k % 8];
+        if (me == root) mt_fill(buf, (size_t)bytes, (unsigned)k);
+        else memset(buf, 0, (size_t)bytes);
+        MPI_OK(MPI_Bcast(buf, bytes, MPI_BYTE, root, comm));
+        CHECK(mt_verify(buf, (size_t)bytes, (unsigned)k) < 0, "bcast call %d (%d bytes from %d) corrupt", k, bytes,
+              root);
+
+        const int cnt = counts[k % 6];
+        for (int i = 0; i < cnt; i++) in[i] = int_input(me, i, k);
+        MPI_OK(MPI_Allreduce(in, out, cnt, MPI_LONG_LONG, MPI_SUM, comm));
+        for (int i = 0; i < cnt; i++) {
+            long long ref = 0;
+            for (int r = 0; r < n; r++) ref += int_input(r, i, k);
+            CHECK(out[i] == ref, "allreduce call %d [%d]: %lld want %lld", k, i, out[i], ref);
+        }
+
+        /* In place at the root for small vectors (MPICH 4.0.2 crashes on larger in-place reduces). */
+        const int in_place = me == root && cnt < 64;
+        for (int i = 0; i < cnt; i++) out[i] = in_place ? in[i] : -1;
+        MPI_OK(MPI_Reduce(in_place ? MPI_IN_PLACE : in, out, cnt, MPI_LONG_LONG, MPI_MAX, root, comm));
+        if (me == root)
+            for (int i = 0; i < cnt; i++)
+                CHECK(out[i] == int_input(n - 1, i, k), "reduce call %d [%d]: %lld", k, i, out[i]);
+
+        if (req != MPI_REQUEST_NULL) {
+            MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            CHECK(nb_out == (long long)n * (n - 1) / 2 + (long long)n * k, "iallreduce call %d: %lld", k, nb_out);
+        }
+    }
+}
+
+/* a o b = the decimal digits of a followed by those of b: associative, not commutative. */
+static void concat(void *in, void *inout, int *len, MPI_Datatype *type) {
+    (void)type;
+    long long *a = in, *b = inout;
+    for (int i = 0; i < *len; i++) {
+        long long scale = 1;
+        for (long long t = b[i]; t > 0; t /= 10) scale *= 10;
+        b[i] = a[i] * scale + b[i];
+    }
+}
+
+static void user_op_in_rank_order(MPI_Comm comm) {
+    int me, n;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Comm_size(comm, &n));
+    MPI_Op op;
+    MPI_OK(MPI_Op_create(concat, 0, &op));
+    long long x[2] = {me % 9 + 1, (n - me) % 9 + 1}, y[2] = {0, 0}, want[2] = {0, 0};
+    for (int r = 0; r < n; r++) {
+        want[0] = want[0] * 10 + r % 9 + 1;
+        want[1] = want[1] * 10 + (n - r) % 9 + 1;
+    }
+    MPI_OK(MPI_Allreduce(x, y, 2, MPI_LONG_LONG, op, comm));
+    CHECK(y[0] == want[0] && y[1] == want[1], "user op: %lld %lld want %lld %lld", y[0], y[1], want[0], want[1]);
+    MPI_OK(MPI_Reduce(x, y, 2, MPI_LONG_LONG, op, n - 1, comm));
+    if (me == n - 1) CHECK(y[0] == want[0] && y[1] == want[1], "user op reduce: %lld", y[0]);
+    MPI_OK(MPI_Op_free(&op));
+}
+
+/* Bcast of a non-contiguous type (every other int) below the limit. */
+static void strided_bcast(MPI_Comm comm) {
+    int me;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_Datatype every_other;
+    MPI_OK(MPI_Type_vector(100, 1, 2, MPI_INT, &every_other));
+    MPI_OK(MPI_Type_commit(&every_other));
+    int v[200];
+    for (int i = 0; i < 200; i++) v[i] = me == 0 ? i : -1;
+    MPI_OK(MPI_Bcast(v, 1, every_other, 0, comm));
+    for (int i = 0; i < 200; i++)
+        CHECK(v[i] == (i % 2 == 0 || me == 0 ? i : -1), "strided bcast [%d] = %d", i, v[i]);
+    MPI_OK(MPI_Type_free(&every_other));
+}
+
+/* The others wait ~1 s for a late rank 0 in a barrier; their CPU time must stay well below (checked
+ * on RailMPI only: MPICH and Open MPI busy-poll by default). */
+static void late_rank_costs_no_cpu(MPI_Comm comm) {
+    int me, len;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_OK(MPI_Get_library_version(version, &len));
+    const int railmpi = strncmp(version, "RailMPI", 7) == 0;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Barrier(comm));
+    struct timespec c0, c1;
+    const double w0 = MPI_Wtime();
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+    if (me == 0) mt_sleep_ms(1000);
+    MPI_OK(MPI_Barrier(comm));
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    const double wall = MPI_Wtime() - w0;
+    const double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+    if (me != 0 && railmpi) CHECK(cpu < 0.3 * wall, "waited %.3f s in a barrier and used %.3f s of CPU", wall, cpu);
+}
+
+static void suite(MPI_Comm comm, int iters) {
+    fp_allreduce_identical(comm, iters / 4);
+    back_to_back(comm, iters);
+    user_op_in_rank_order(comm);
+    strided_bcast(comm);
+}
+
+int main(int argc, char **argv) {
+    mt_init(&argc, &argv, "node_coll");
+    const int iters = mt_iters(argc, argv, 400);
+
+    suite(MPI_COMM_WORLD, iters);
+
+    /* Split by parity: two disjoint communicators created by one call. */
+    MPI_Comm half, shared, dup;
+    MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, mt_rank % 2, mt_size - mt_rank, &half));
+    MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared));
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    suite(half, iters / 4);
+    suite(shared, iters / 4);
+    /* Interleaved use of several communicators sharing the ranks. */
+    for (int k = 0; k < iters / 4; k++) {
+        long long a = mt_rank, b = 0, c = 0;
+        MPI_OK(MPI_Allreduce(&a, &b, 1, MPI_LONG_LONG, MPI_SUM, dup));
+        MPI_OK(MPI_Allreduce(&a, &c, 1, MPI_LONG_LONG, MPI_SUM, half));
+        CHECK(b == (long long)mt_size * (mt_size - 1) / 2, "dup allreduce %lld", b);
+        long long hs = 0;
+        for (int r = mt_rank % 2; r < mt_size; r += 2) hs += r;
+        CHECK(c == hs, "half allreduce %lld want %lld", c, hs);
+        MPI_OK(MPI_Barrier(shared));
+    }
+    late_rank_costs_no_cpu(shared);
+
+    /* More live communicators than the node region has slots (64). */
+    enum { MANY = 70 };
+    MPI_Comm many[MANY];
+    for (int i = 0; i < MANY; i++) {
+        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &many[i]));
+        int x = i + mt_rank, y = 0;
+        MPI_OK(MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, many[i]));
+        CHECK(y == i * mt_size + mt_size * (mt_size - 1) / 2, "communicator %d: %d", i, y);
+    }
+    for (int i = MANY - 1; i >= 0; i--) {
+        MPI_OK(MPI_Barrier(many[i]));
+        MPI_OK(MPI_Comm_free(&many[i]));
+    }
+    /* Created and freed in a loop: slots come back. */
+    for (int i = 0; i < 300; i++) {
+        MPI_Comm c;
+        MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, i % 3 == 0 ? 0 : mt_rank % 2, mt_rank, &c));
+        int x = 1, y = 0;
+        MPI_OK(MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, c));
+        int sz;
+        MPI_OK(MPI_Comm_size(c, &sz));
+        CHECK(y == sz, "loop %d: %d want %d", i, y, sz);
+        MPI_OK(MPI_Comm_free(&c));
+    }
+
+    /* 1000 back-to-back 8-byte allreduces. */
+    for (int k = 0; k < 1000; k++) {
+        double x = (double)(mt_rank + k), y = 0;
+        MPI_OK(MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+        CHECK(y == (double)mt_size * (mt_size - 1) / 2 + (double)mt_size * k, "8 B allreduce %d: %g", k, y);
+    }
+
+    MPI_OK(MPI_Comm_free(&half));
+    MPI_OK(MPI_Comm_free(&shared));
+    MPI_OK(MPI_Comm_free(&dup));
+    return mt_finish();
+}
