@@ -164,20 +164,22 @@ cut_run() {  # cut_run NAME COMMAND...   -> $work/tl.NAME (time MB/s), $work/ev.
   sed 's/^/    /' "$work/tlerr.$name" | head -5
   cp "$work/tl.$name" "$OUT/failover_$name.dat"
 }
-recovery() {  # recovery NAME: seconds from cut until a slot >= 90% of one rail's line rate, etc.
+recovery() {  # recovery NAME LINE: when throughput was back (sustained over half a second)
   local name=$1 line=$2
   read -r cut restore <"$work/ev.$name"
   awk -v cut="$cut" -v restore="$restore" -v line="$line" -v name="$name" '
     { t[n] = $1; v[n] = $2; n++ }
+    # mean of the slots in (from, from + 0.5 s]
+    function mean(from,   i, s, k) { s = 0; k = 0; for (i = 0; i < n; i++) if (t[i] > from && t[i] <= from + 0.5) { s += v[i]; k++ } return k ? s / k : 0 }
     END {
       before = 0; nb = 0
       for (i = 0; i < n; i++) if (t[i] > 1 && t[i] <= cut) { before += v[i]; nb++ }
       if (nb) before /= nb
       back1 = -1; back2 = -1; during = 0; nd = 0
       for (i = 0; i < n; i++) {
-        if (t[i] > cut && t[i] <= restore) { during += v[i]; nd++ }
-        if (back1 < 0 && t[i] > cut && t[i] <= restore && v[i] >= 0.9 * line) back1 = t[i] - cut
-        if (back2 < 0 && t[i] > restore && v[i] >= 0.9 * before) back2 = t[i] - restore
+        if (t[i] > cut + 0.5 && t[i] <= restore) { during += v[i]; nd++ }
+        if (back1 < 0 && t[i] > cut && t[i] + 0.5 <= restore && mean(t[i]) >= 0.9 * line) back1 = t[i] - cut
+        if (back2 < 0 && t[i] > restore && mean(t[i]) >= 0.9 * before) back2 = t[i] - restore
       }
       if (nd) during /= nd
       printf "| %s | %.0f | %.0f | %s | %s |\n", name, before, during,
@@ -192,7 +194,7 @@ cut_run railmpi timeout $((DURATION + 60)) "$mpiexec" --launcher netns -hosts $h
    --map-by node --mca plm_rsh_agent $here/rails/netns_agent.sh --mca oob_tcp_if_include $subnet0 \
    --mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include rail0,rail1 $work/osu_bw_timeline.ompi -d $DURATION"
 echo
-echo "| run | MB/s before cut | MB/s while cut | >= 90% of one rail ($line_rate MB/s line) after cut | back to 90% of two-rail speed after restore |"
+echo "| run | MB/s before cut | MB/s while cut (from 0.5 s after) | >= 90% of one rail ($line_rate MB/s line), sustained 0.5 s, after the cut | back to 90% of the two-rail speed after the restore |"
 echo "|---|---|---|---|---|"
 recovery railmpi "$line_rate"
 [ $ompi_ok = 1 ] && recovery openmpi "$line_rate"
