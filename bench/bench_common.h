@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define BENCH_MAX_DEFAULT (4 << 20)
 
@@ -60,6 +61,13 @@ static void *bench_alloc(long size) {
     }
     memset(p, 'a', (size_t)(size > 0 ? size : 1));
     return p;
+}
+
+/* User + system CPU seconds this process has used. */
+static __attribute__((unused)) double bench_cpu_seconds(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
 static __attribute__((unused)) void bench_need_two(int size, int rank, const char *name) {

@@ -3,17 +3,11 @@
  * Rank 0 prints "wait_s <seconds>" and "wait_cpu_fraction <largest CPU time used by a waiting
  * rank during the wait / wait time>": near 0 means the waiting ranks slept, 1 means one burned a
  * whole core. Builds against any MPI. */
-#include <mpi.h>
+#include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
-
-static double cpu_seconds(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-}
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -23,13 +17,13 @@ int main(int argc, char **argv) {
     double secs = argc > 1 ? atof(argv[1]) : 2.0;
     int token = 42;
     MPI_Barrier(MPI_COMM_WORLD);
-    double c0 = cpu_seconds(), t0 = MPI_Wtime(), frac = 0;
+    double c0 = bench_cpu_seconds(), t0 = MPI_Wtime(), frac = 0;
     if (rank == 0) {
         usleep((useconds_t)(secs * 1e6));
         for (int r = 1; r < size; r++) MPI_Send(&token, 1, MPI_INT, r, 0, MPI_COMM_WORLD);
     } else {
         MPI_Recv(&token, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        frac = (cpu_seconds() - c0) / (MPI_Wtime() - t0);
+        frac = (bench_cpu_seconds() - c0) / (MPI_Wtime() - t0);
     }
     double most = 0;
     MPI_Reduce(&frac, &most, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);

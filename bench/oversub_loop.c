@@ -6,17 +6,11 @@
  * Rank 0 prints "<mode>_s <seconds>" (time from a barrier to the end of the loop, max over ranks)
  * and "cpu_s_max <seconds>" (largest user+system CPU time of one rank over the loop).
  * Builds against any MPI. */
-#include <mpi.h>
+#include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-
-static double cpu_seconds(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-}
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -31,7 +25,7 @@ int main(int argc, char **argv) {
     int left = (rank + size - 1) % size, right = (rank + 1) % size;
     int bad = 0;
     MPI_Barrier(MPI_COMM_WORLD);
-    double c0 = cpu_seconds(), t0 = MPI_Wtime();
+    double c0 = bench_cpu_seconds(), t0 = MPI_Wtime();
     for (int i = 0; i < iters; i++) {
         if (ring) {
             int n = (i % 10 == 0) ? BIG : 8;
@@ -52,7 +46,7 @@ int main(int argc, char **argv) {
             bad += sum != (double)size * i + (double)size * (size - 1) / 2;
         }
     }
-    double t = MPI_Wtime() - t0, c = cpu_seconds() - c0, tmax = 0, cmax = 0;
+    double t = MPI_Wtime() - t0, c = bench_cpu_seconds() - c0, tmax = 0, cmax = 0;
     int badsum = 0;
     MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(&c, &cmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);

@@ -26,11 +26,16 @@ struct SendView {
   const base::Layout* source() const { return gathered ? &layout : nullptr; }
 };
 
+// The first byte of a contiguous type's data.
+inline const void* contiguous_start(const void* buf, const core::TypeInfo& t) {
+  return t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
+}
+
 inline SendView send_view(const void* buf, int count, MPI_Datatype type, const core::TypeInfo& t) {
   SendView v;
   v.bytes = t.size * std::size_t(count);
   if (t.contiguous) [[likely]] {
-    v.ptr = t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
+    v.ptr = contiguous_start(buf, t);
     return v;
   }
   v.gathered = core::layout_of(instance().types, buf, std::size_t(count), type, v.layout);
@@ -49,7 +54,7 @@ inline PackedView packed_view(const void* buf, int count, MPI_Datatype type, con
   PackedView v;
   v.bytes = t.size * std::size_t(count);
   if (t.contiguous) [[likely]] {
-    v.ptr = t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
+    v.ptr = contiguous_start(buf, t);
     return v;
   }
   v.staging.reset(new std::byte[std::max<std::size_t>(v.bytes, 1)]);
