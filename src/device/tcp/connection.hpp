@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -58,6 +59,7 @@ struct Conn {
   std::array<std::byte, 8> hs{};      // Hello or Ack being received
   std::size_t hs_got = 0;
   bool out_armed = false;             // EPOLLOUT registered
+  std::chrono::steady_clock::time_point opened{};  // outgoing: when connect() started
   RecvBuffer in;                      // only for Role::data
 };
 
@@ -71,6 +73,9 @@ struct Peer {
   bool rejected = false;              // our attempt lost the tie-break: wait for theirs
   bool failed = false;                // failure recorded (reported once)
   bool closed = false;                // the peer said goodbye (clean shutdown)
+  bool rejoining = false;             // revived after a failure: our next Hello says rejoin
+  bool active_rejoined = false;       // `active` is our own rejoin connection
+  std::chrono::steady_clock::time_point last_write{};  // queue non-empty: last bytes written
   SendOp* head = nullptr;             // send FIFO
   SendOp* tail = nullptr;
 };
