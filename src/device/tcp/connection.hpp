@@ -59,7 +59,6 @@ struct Conn {
   std::array<std::byte, 8> hs{};      // Hello or Ack being received
   std::size_t hs_got = 0;
   bool out_armed = false;             // EPOLLOUT registered
-  std::chrono::steady_clock::time_point opened{};  // outgoing: when connect() started
   RecvBuffer in;                      // only for Role::data
 };
 
@@ -76,6 +75,7 @@ struct Peer {
   bool rejoining = false;             // revived after a failure: our next Hello says rejoin
   bool active_rejoined = false;       // `active` is our own rejoin connection
   std::chrono::steady_clock::time_point last_write{};  // queue non-empty: last bytes written
+  std::chrono::steady_clock::time_point suspect_since{};  // link_stalled() true since (0: not)
   SendOp* head = nullptr;             // send FIFO
   SendOp* tail = nullptr;
 };

@@ -228,7 +228,6 @@ void TcpDevice::start_connect(Peer& peer) {
   }
   // Completion (even an immediate one) is seen as EPOLLOUT in poll().
   peer.outgoing = add_conn(fd, Role::connecting, peer.rank, EPOLLOUT);
-  peer.outgoing->opened = std::chrono::steady_clock::now();
 }
 
 int TcpDevice::accept_all() {
@@ -540,13 +539,20 @@ int TcpDevice::peer_said_bye(Peer& peer) {
 
 // ---- failures ----------------------------------------------------------------------------
 
-bool TcpDevice::stalled(int peer_rank, std::chrono::milliseconds limit) const {
-  const Peer& peer = peers_[static_cast<std::size_t>(peer_rank)];
-  if (peer.active == nullptr) {
-    return peer.outgoing != nullptr && peer.head != nullptr &&
-           std::chrono::steady_clock::now() - peer.outgoing->opened >= limit;
+bool TcpDevice::stalled(int peer_rank, std::chrono::milliseconds limit) {
+  Peer& peer = peers_[static_cast<std::size_t>(peer_rank)];
+  const auto now = std::chrono::steady_clock::now();
+  // A connection attempt is no stall: a busy peer may take long to answer it (the multi-method
+  // layer bounds its own reconnection attempts).
+  if (peer.active == nullptr) return false;
+  // The kernel's counters must say so for a while: right after a write on a connection idle for
+  // longer than `limit`, or during one retransmission on a lossy link, they may for an instant.
+  if (!net::link_stalled(peer.active->fd, limit)) {
+    peer.suspect_since = {};
+    return false;
   }
-  return net::link_stalled(peer.active->fd, limit);
+  if (peer.suspect_since == std::chrono::steady_clock::time_point{}) peer.suspect_since = now;
+  return now - peer.suspect_since >= std::max<std::chrono::milliseconds>(std::chrono::milliseconds(200), limit / 4);
 }
 
 std::chrono::milliseconds TcpDevice::blocked_for(int peer_rank) const {

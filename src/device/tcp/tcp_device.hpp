@@ -67,8 +67,9 @@ class TcpDevice final : public Device {
   // Failover support (the multi-method layer's rail scheduler):
   // The connection to `peer` has data in flight that the peer's kernel has not acknowledged
   // for `limit` while retransmitting (a link down resets nothing: TCP just stops getting acks),
-  // or a connection attempt with frames waiting has not completed within `limit`.
-  bool stalled(int peer, std::chrono::milliseconds limit) const;
+  // or frames could not be sent at all (no route) although the peer's window is open.
+  // Called periodically: the kernel's counters must say so for max(200 ms, limit / 4) in a row.
+  bool stalled(int peer, std::chrono::milliseconds limit);
   // How long frames to `peer` have waited in the send queue without a byte written (the socket
   // buffer stays full: the link is down, or the peer's process does not read); 0 if none wait.
   std::chrono::milliseconds blocked_for(int peer) const;

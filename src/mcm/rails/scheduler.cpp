@@ -249,13 +249,22 @@ void Scheduler::resend(PeerRails& p, TxOp* tx) {
 
 void Scheduler::send_ack(int peer, PeerRails& p) {
   if (p.ack_busy || p.failure_reported) return;
-  const int lane = pick(p, p.ack_rotate++ % p.lanes.size());
+  // On the bound channel (the one both directions of the pair share), else the next in service.
+  const int lane = pick(p, p.bound);
   if (lane < 0) return;
   make_control(p.ack_op, p.receipts.cumulative());
   p.owed_frames = 0;
   p.owed_bytes = 0;
   Channel& c = channels_[static_cast<std::size_t>(p.lanes[static_cast<std::size_t>(lane)].channel)];
   p.ack_busy = c.device->send(peer, p.ack_op) == device::SendResult::queued;
+}
+
+void Scheduler::owe_ack(int peer, PeerRails& p) {
+  if (!p.ack_due) {
+    p.ack_due = true;
+    ack_due_.push_back(peer);
+  }
+  ++p.owed_frames;
 }
 
 void Scheduler::on_ack_done(device::SendOp& op) { static_cast<PeerRails*>(op.owner)->ack_busy = false; }
@@ -280,12 +289,13 @@ void Scheduler::on_frame(void* ctx, int peer, std::span<const std::byte> header,
     if (!tx->in_channel) s.release(tx);
   });
   if (t.xmit == 0) return;  // control frame
-  if (!p.receipts.accept(t.xmit)) return;  // a duplicate (resent after a channel failure)
-  if (!p.ack_due) {
-    p.ack_due = true;
-    s.ack_due_.push_back(peer);
+  if (!p.receipts.accept(t.xmit)) {
+    // A duplicate (resent after a channel failure): our acknowledgement of it may have been lost
+    // with the channel, so one is owed again.
+    s.owe_ack(peer, p);
+    return;
   }
-  ++p.owed_frames;
+  s.owe_ack(peer, p);
   p.owed_bytes += payload.size();
   if (p.owed_frames >= kAckFrames || p.owed_bytes >= kAckBytes) s.send_ack(peer, p);
   if (t.seq == 0) {
@@ -331,6 +341,8 @@ void Scheduler::lane_failed(int peer, PeerRails& p, int lane, std::string_view w
   }
   base::log_info("rails: channel %d (%s) to rank %d out of service: %s", l.channel, c.where.c_str(), peer,
                     l.why.c_str());
+  // Acknowledgements that went on it may be lost: one is owed on the others.
+  owe_ack(peer, p);
   // Resend what went on it and is not acknowledged; frames the channel still holds are resent
   // when it gives them back.
   std::vector<TxOp*> lost;

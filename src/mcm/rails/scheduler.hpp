@@ -111,7 +111,6 @@ class Scheduler {
     bool ack_due = false;           // listed in ack_due_
     device::SendOp ack_op;
     bool ack_busy = false;
-    std::size_t ack_rotate = 0;
     bool failure_reported = false;
   };
   struct Tap {  // what a channel's handler context points at
@@ -128,6 +127,7 @@ class Scheduler {
   void release(TxOp* tx);
   void resend(PeerRails& p, TxOp* tx);
   void send_ack(int peer, PeerRails& p);
+  void owe_ack(int peer, PeerRails& p);  // an acknowledgement is due (sent by kAckFrames or tick)
   void lane_failed(int peer, PeerRails& p, int lane, std::string_view why);
   void check_lanes(Clock::time_point now);
   static void on_tx_done(device::SendOp& op);
