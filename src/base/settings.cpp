@@ -30,7 +30,9 @@ constexpr std::array kSpecs{
                 "Channel used by the `binding` policy, counted over a peer's channels in rail order (= the rail with one connection per rail; empty: (own rank + peer rank) modulo the number of channels, so both directions of a pair share one connection)."},
     SettingSpec{"RAILMPI_STRIPE_THRESHOLD", "16K",
                 "Smallest frame split across rails by striping; toward a peer with several rails the eager limit is lowered to it when the policy stripes."},
-    SettingSpec{"RAILMPI_RAIL_STATS", "0", "1 prints per-channel rail counters (bytes, frames, failures) of each rank to stderr at the end."},
+    SettingSpec{"RAILMPI_RAIL_STATS", "0", "1 prints per-channel rail counters (bytes, frames, failures, retransmits) of each rank to stderr at the end."},
+    SettingSpec{"RAILMPI_RAIL_TIMEOUT", "2000",
+                "Milliseconds a rail's connection may go without acknowledgement while it has data in flight before the rail is taken out of service toward that peer (its unacknowledged frames are resent on the other rails; it rejoins when it reconnects)."},
     SettingSpec{"RAILMPI_HEADER_CACHE", "1",
                 "Send a repeated envelope (communicator, source, tag) to a peer with a 4-byte header (0 = always full)."},
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
@@ -108,6 +110,7 @@ Settings Settings::from_environment() {
   s.rail_bind = env_or_default(spec("RAILMPI_RAIL_BIND")).empty() ? -1 : static_cast<int>(read_size("RAILMPI_RAIL_BIND"));
   s.stripe_threshold = read_size("RAILMPI_STRIPE_THRESHOLD");
   s.rail_stats = read_size("RAILMPI_RAIL_STATS") != 0;
+  s.rail_timeout_ms = read_unsigned("RAILMPI_RAIL_TIMEOUT");
   s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
   s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
@@ -133,6 +136,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_RAIL_BIND") return rail_bind < 0 ? std::string() : std::to_string(rail_bind);
   if (name == "RAILMPI_STRIPE_THRESHOLD") return std::to_string(stripe_threshold);
   if (name == "RAILMPI_RAIL_STATS") return rail_stats ? "1" : "0";
+  if (name == "RAILMPI_RAIL_TIMEOUT") return std::to_string(rail_timeout_ms);
   if (name == "RAILMPI_HEADER_CACHE") return header_cache ? "1" : "0";
   if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
   if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);

@@ -34,6 +34,7 @@ struct Settings {
   int rail_bind;                // RAILMPI_RAIL_BIND: rail of the binding policy (-1 = rank mod rails)
   std::size_t stripe_threshold; // RAILMPI_STRIPE_THRESHOLD (bytes)
   bool rail_stats;              // RAILMPI_RAIL_STATS: end-of-job counters on stderr
+  unsigned rail_timeout_ms;     // RAILMPI_RAIL_TIMEOUT: no progress this long takes a rail out of service
   bool header_cache;            // RAILMPI_HEADER_CACHE: 4-byte header for repeated envelopes
   unsigned spin_count;          // RAILMPI_SPIN_COUNT: polls before yielding
   unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping

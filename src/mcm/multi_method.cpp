@@ -107,7 +107,7 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
       base::fatal("RAILMPI_RAIL_POLICY=%s is not a policy (binding, round-robin, striping, epc)",
                   settings.rail_policy.c_str());
     scheduler_ = std::make_unique<rails::Scheduler>(my_rank, job_size, policy, settings.rail_bind, settings.stripe_threshold,
-                                                    channels_);
+                                                    channels_, std::chrono::milliseconds(settings.rail_timeout_ms));
     stripe_threshold_ = settings.stripe_threshold;
   }
   figures_[static_cast<int>(Route::self)] = self_.figures();

@@ -59,6 +59,7 @@ class MultiMethod {
     int n = self_.poll();
     if (poll_shm_) n += shm_->poll();
     if (poll_tcp_) n += channels_.size() == 1 ? channels_[0].device->poll() : poll_channels();
+    if (has_rails_) n += scheduler_->tick(n == 0);
     return n;
   }
 

@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -71,6 +72,10 @@ struct Peer {
   bool rejected = false;              // our attempt lost the tie-break: wait for theirs
   bool failed = false;                // failure recorded (reported once)
   bool closed = false;                // the peer said goodbye (clean shutdown)
+  bool rejoining = false;             // revived after a failure: our next Hello says rejoin
+  bool active_rejoined = false;       // `active` is our own rejoin connection
+  std::chrono::steady_clock::time_point last_write{};  // queue non-empty: last bytes written
+  std::chrono::steady_clock::time_point suspect_since{};  // link_stalled() true since (0: not)
   SendOp* head = nullptr;             // send FIFO
   SendOp* tail = nullptr;
 };

@@ -14,6 +14,7 @@
 #include <ctime>
 
 #include "base/log.hpp"
+#include "device/tcp/link_check.hpp"
 #include "device/tcp/net.hpp"
 #include "device/tcp/wire.hpp"
 
@@ -248,7 +249,8 @@ void TcpDevice::on_connected(Conn* conn) {
   socklen_t len = sizeof err;
   if (getsockopt(conn->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
   if (err == 0) {
-    const wire::Hello hello{htonl(wire::kMagic), htonl(static_cast<std::uint32_t>(my_rank_))};
+    const wire::Hello hello{htonl(peer.rejoining ? wire::kMagicRejoin : wire::kMagic),
+                            htonl(static_cast<std::uint32_t>(my_rank_))};
     if (send_small(conn->fd, &hello, sizeof hello)) {
       conn->role = Role::await_ack;
       set_out_armed(conn, false);
@@ -291,6 +293,8 @@ int TcpDevice::on_ack(Conn* conn) {
   conn->role = Role::data;
   conn->in.init();
   peer.active = conn;
+  peer.active_rejoined = peer.rejoining;
+  peer.rejoining = false;
   int events = flush(peer);
   if (conn->role == Role::data) events += read_frames(conn);
   return events;
@@ -312,14 +316,23 @@ int TcpDevice::on_hello(Conn* conn) {
   wire::Hello hello;
   std::memcpy(&hello, conn->hs.data(), sizeof hello);
   const auto rank = static_cast<int>(ntohl(hello.rank));
-  if (ntohl(hello.magic) != wire::kMagic || rank < 0 || rank >= static_cast<int>(peers_.size()) ||
+  const bool rejoin = ntohl(hello.magic) == wire::kMagicRejoin;
+  if ((ntohl(hello.magic) != wire::kMagic && !rejoin) || rank < 0 || rank >= static_cast<int>(peers_.size()) ||
       rank == my_rank_) {
     close_conn(conn);
     return 0;
   }
   Peer& peer = peers_[static_cast<std::size_t>(rank)];
   bool accept;
-  if (peer.failed || peer.closed || peer.active != nullptr)
+  if (peer.closed)
+    accept = false;
+  else if (rejoin && peer.active != nullptr)
+    // The peer gave up its old connections (failover): this one replaces ours, unless ours is
+    // the peer's own reconnection made at the same time (then the lower rank's wins).
+    accept = !peer.active_rejoined || rank < my_rank_;
+  else if (peer.failed)
+    accept = true;  // we saw the old connection fail; the peer reconnects
+  else if (peer.active != nullptr)
     accept = false;
   else if (peer.outgoing != nullptr)
     accept = rank < my_rank_;  // simultaneous connect: the lower rank's connection wins
@@ -338,6 +351,18 @@ int TcpDevice::on_hello(Conn* conn) {
     close_conn(peer.outgoing);  // our attempt loses; the peer rejects it or finds it closed
     peer.outgoing = nullptr;
   }
+  if (peer.active != nullptr) {
+    // What the old connection carried may be lost: reported as a failure (the layer above
+    // resends what was not acknowledged); the queue goes on over the new connection.
+    close_conn(peer.active);
+    peer.active = nullptr;
+    if (!peer.failed) pending_failures_.emplace_back(rank, reset_text(peer, "replaced by a new connection from the peer"));
+  }
+  peer.failed = false;
+  peer.rejected = false;
+  peer.rejoining = false;
+  peer.active_rejoined = false;
+  if (peer.head != nullptr) peer.head->progress = 0;  // a frame cut short is sent whole again
   if (peer.address.empty()) {
     sockaddr_in from{};
     socklen_t len = sizeof from;
@@ -357,10 +382,12 @@ int TcpDevice::on_hello(Conn* conn) {
 
 void TcpDevice::enqueue(Peer& peer, SendOp& op) {
   op.next = nullptr;
-  if (peer.tail != nullptr)
+  if (peer.tail != nullptr) {
     peer.tail->next = &op;
-  else
+  } else {
     peer.head = &op;
+    peer.last_write = std::chrono::steady_clock::now();  // the queue starts waiting
+  }
   peer.tail = &op;
   ++queued_;
 }
@@ -426,6 +453,7 @@ int TcpDevice::flush(Peer& peer) {
       fail_peer(peer, reset_text(peer, net::errno_text(errno)));
       return finished;
     }
+    if (r > 0) peer.last_write = std::chrono::steady_clock::now();
     std::size_t left = static_cast<std::size_t>(r);
     while (left > 0) {
       SendOp* op = peer.head;
@@ -510,6 +538,43 @@ int TcpDevice::peer_said_bye(Peer& peer) {
 }
 
 // ---- failures ----------------------------------------------------------------------------
+
+bool TcpDevice::stalled(int peer_rank, std::chrono::milliseconds limit) {
+  Peer& peer = peers_[static_cast<std::size_t>(peer_rank)];
+  const auto now = std::chrono::steady_clock::now();
+  // A connection attempt is no stall: a busy peer may take long to answer it (the multi-method
+  // layer bounds its own reconnection attempts).
+  if (peer.active == nullptr) return false;
+  // The kernel's counters must say so for a while: right after a write on a connection idle for
+  // longer than `limit`, or during one retransmission on a lossy link, they may for an instant.
+  if (!net::link_stalled(peer.active->fd, limit)) {
+    peer.suspect_since = {};
+    return false;
+  }
+  if (peer.suspect_since == std::chrono::steady_clock::time_point{}) peer.suspect_since = now;
+  return now - peer.suspect_since >= std::max<std::chrono::milliseconds>(std::chrono::milliseconds(200), limit / 4);
+}
+
+std::chrono::milliseconds TcpDevice::blocked_for(int peer_rank) const {
+  const Peer& peer = peers_[static_cast<std::size_t>(peer_rank)];
+  if (peer.head == nullptr || peer.active == nullptr) return std::chrono::milliseconds(0);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - peer.last_write);
+}
+
+void TcpDevice::abandon(int peer_rank, std::string why) {
+  fail_peer(peers_[static_cast<std::size_t>(peer_rank)], reset_text(peers_[static_cast<std::size_t>(peer_rank)], why));
+}
+
+bool TcpDevice::revive(int peer_rank) {
+  Peer& peer = peers_[static_cast<std::size_t>(peer_rank)];
+  if (peer.closed || shut_) return false;
+  for (const auto& [rank, why] : pending_failures_)
+    if (rank == peer_rank) return false;
+  peer.failed = false;
+  peer.rejected = false;
+  peer.rejoining = true;
+  return true;
+}
 
 std::string TcpDevice::reset_text(const Peer& peer, const std::string& cause) const {
   return "connection to rank " + std::to_string(peer.rank) + " (" + peer.address +

@@ -20,6 +20,12 @@
 // the other side does not report the end of file as a failure; destroying the device without
 // shutdown() closes the sockets abruptly (the peers see a failure, as if the process died).
 // Ops still queued at shutdown() are abandoned (on_done is not called).
+//
+// Reconnection (failover, driven by the multi-method layer): revive() lets the next send() to a
+// failed peer connect again; that Hello carries wire::kMagicRejoin, and the accepting rank then
+// replaces a connection it still takes for live (reporting the old one as failed, since what it
+// carried may be lost). abandon() ends a connection as a failure; stalled() tells a connection
+// that the peer's kernel stopped acknowledging (a link down).
 #pragma once
 
 #include <netinet/in.h>
@@ -57,6 +63,23 @@ class TcpDevice final : public Device {
   int wait_fd() const { return epoll_fd_; }
   // True when poll() has work that wait_fd() does not signal (a failure recorded inside send()).
   bool has_reports() const { return !pending_failures_.empty(); }
+
+  // Failover support (the multi-method layer's rail scheduler):
+  // The connection to `peer` has data in flight that the peer's kernel has not acknowledged
+  // for `limit` while retransmitting (a link down resets nothing: TCP just stops getting acks),
+  // or frames could not be sent at all (no route) although the peer's window is open.
+  // Called periodically: the kernel's counters must say so for max(200 ms, limit / 4) in a row.
+  bool stalled(int peer, std::chrono::milliseconds limit);
+  // How long frames to `peer` have waited in the send queue without a byte written (the socket
+  // buffer stays full: the link is down, or the peer's process does not read); 0 if none wait.
+  std::chrono::milliseconds blocked_for(int peer) const;
+  // Ends the connection to `peer` as a failure, reported at the next poll() like any other.
+  void abandon(int peer, std::string why);
+  // Allows a new connection to a failed peer (made by the next send()); false if the peer said
+  // goodbye or a failure is still to be reported.
+  bool revive(int peer);
+  // The peer has a connection carrying frames.
+  bool connected(int peer) const { return peers_[static_cast<std::size_t>(peer)].active != nullptr; }
 
  private:
   Conn* add_conn(int fd, Role role, int peer, unsigned events);

@@ -11,6 +11,9 @@
 namespace railmpi::device::tcp::wire {
 
 inline constexpr std::uint32_t kMagic = 0x5241494cu;  // "RAIL"
+// Hello magic of a reconnection (failover): the connecting rank gave up every earlier
+// connection of the pair, so the accepting rank replaces its own (see TcpDevice::on_hello).
+inline constexpr std::uint32_t kMagicRejoin = 0x5241494au;  // "RAIJ"
 
 // Connecting rank -> accepting rank, first bytes of every connection.
 struct Hello {

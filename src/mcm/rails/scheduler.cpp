@@ -1,5 +1,6 @@
 #include "mcm/rails/scheduler.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -8,25 +9,52 @@
 #include "mcm/rails/trailer.hpp"
 
 namespace railmpi::mcm::rails {
+namespace {
+
+constexpr std::chrono::milliseconds kCheckEvery{50};     // stalled channels, reconnections
+constexpr std::chrono::milliseconds kFirstRetry{100};    // reconnection back-off: first step
+constexpr std::chrono::milliseconds kMaxRetry{1000};     // and its ceiling
+constexpr unsigned kTicksPerClock = 64;                  // busy rounds between clock reads
+
+// A control frame: the trailer alone (xmit 0), carrying an acknowledgement.
+void make_control(device::SendOp& op, std::uint32_t ack) {
+  op.header_len = 0;
+  op.payload = nullptr;
+  op.payload_len = 0;
+  append_trailer(op, Trailer{0, 0, 0, ack});
+}
+
+}  // namespace
 
 Scheduler::Scheduler(int my_rank, int job_size, Policy policy, int bind, std::size_t stripe_threshold,
-                     std::vector<Channel>& channels)
+                     std::vector<Channel>& channels, std::chrono::milliseconds timeout)
     : me_(my_rank),
       policy_(policy),
       bind_(bind),
       stripe_threshold_(stripe_threshold),
+      timeout_(timeout),
       channels_(channels),
       peers_(static_cast<std::size_t>(job_size)) {
   taps_.reserve(channels.size());
   for (std::size_t c = 0; c < channels.size(); ++c) taps_.push_back(Tap{this, int(c)});
 }
 
+Scheduler::~Scheduler() = default;
+
 void Scheduler::add_peer(int peer, std::vector<int> lanes) {
   if (lanes.size() > kMaxLanes) lanes.resize(kMaxLanes);
   PeerRails& p = peers_[static_cast<std::size_t>(peer)];
   const std::size_t n = lanes.size();
   p.bound = bind_ >= 0 ? static_cast<std::size_t>(bind_) % n : static_cast<std::size_t>(me_ + peer) % n;
-  p.lanes = std::move(lanes);
+  p.lanes = std::vector<Lane>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    p.lanes[i].channel = lanes[i];
+    p.lanes[i].probe.owner = &p.lanes[i];
+    p.lanes[i].probe.on_done = &Scheduler::on_probe_done;
+  }
+  p.ack_op.owner = &p;
+  p.ack_op.on_done = &Scheduler::on_ack_done;
+  rail_peers_.push_back(peer);
 }
 
 device::FrameHandler Scheduler::channel_handler(int c) {
@@ -42,90 +70,206 @@ std::size_t Scheduler::held() const {
   return n;
 }
 
+std::size_t Scheduler::unacked() const {
+  std::size_t n = 0;
+  for (const PeerRails& p : peers_) n += p.unacked.size();
+  return n;
+}
+
+std::size_t Scheduler::lanes_in_service(int peer) const {
+  const PeerRails& p = peers_[static_cast<std::size_t>(peer)];
+  return static_cast<std::size_t>(std::count_if(p.lanes.begin(), p.lanes.end(), [](const Lane& l) { return l.in_service; }));
+}
+
+int Scheduler::pick(const PeerRails& p, std::size_t index) const {
+  const std::size_t n = p.lanes.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = (index + k) % n;
+    if (p.lanes[i].in_service) return int(i);
+  }
+  return -1;
+}
+
+int Scheduler::lane_index(const PeerRails& p, int channel) const {
+  for (std::size_t i = 0; i < p.lanes.size(); ++i)
+    if (p.lanes[i].channel == channel) return int(i);
+  return -1;
+}
+
 // ---- sending ----
 
 device::SendResult Scheduler::send(int peer, device::SendOp& op) {
   PeerRails& p = peers_[static_cast<std::size_t>(peer)];
   if (op.header_len > device::kMaxUserHeader)
     base::fatal("rail scheduler: header of %u bytes leaves no room for the rail trailer", op.header_len);
+  if (p.failure_reported) return device::SendResult::done;  // every channel gone: reported
   const Placement where = place(policy_, op.marker, op.placeable, op.payload_len, stripe_threshold_);
-  if (where == Placement::stripe) return send_striped(peer, p, op);
-  const std::size_t index = where == Placement::bound ? p.bound : p.rotate++ % p.lanes.size();
-  Trailer t{0, 0};
+  if (where == Placement::stripe && lanes_in_service(peer) > 1) return send_striped(peer, p, op);
+  const int lane = pick(p, where == Placement::bound ? p.bound : p.rotate++ % p.lanes.size());
+  TxOp& tx = *tx_op();
+  std::memcpy(tx.op.header.data(), op.header.data(), op.header_len);
+  tx.op.header_len = op.header_len;
+  tx.op.marker = op.marker;
+  tx.op.placeable = op.placeable;
+  Trailer t{0, 0, p.next_xmit, 0};
+  p.next_xmit = next_seq(p.next_xmit);
   if (!op.placeable) {
     t.seq = p.next_seq;
     p.next_seq = next_seq(p.next_seq);
   }
-  return send_whole(peer, p.lanes[index], op, t);
+  append_trailer(tx.op, t);
+  tx.peer = peer;
+  tx.xmit = t.xmit;
+  const bool copied = op.payload_len <= kCopyLimit;
+  if (copied) {
+    tx.copy.assign(op.payload, op.payload + op.payload_len);
+    tx.op.payload = tx.copy.data();
+  } else {
+    tx.op.payload = op.payload;
+    tx.parent = &op;
+    op.parts_pending = 1;
+  }
+  tx.op.payload_len = op.payload_len;
+  p.unacked.push(&tx);
+  send_tx(peer, p, tx, lane);
+  return copied ? device::SendResult::done : device::SendResult::queued;
 }
 
-device::SendResult Scheduler::send_whole(int peer, int lane, device::SendOp& op, Trailer trailer) {
-  append_trailer(op, trailer);
-  Channel& c = channels_[static_cast<std::size_t>(lane)];
+device::SendResult Scheduler::send_tx(int peer, PeerRails& p, TxOp& tx, int lane) {
+  const Lane& l = p.lanes[static_cast<std::size_t>(lane)];
+  tx.lane = l.channel;
+  update_ack(tx.op, p.receipts.cumulative());
+  p.owed_frames = 0;
+  p.owed_bytes = 0;
+  Channel& c = channels_[static_cast<std::size_t>(l.channel)];
   ++c.stats.frames;
-  c.stats.bytes += op.payload_len;
-  return c.device->send(peer, op);
+  c.stats.bytes += tx.op.payload_len;
+  tx.in_channel = true;
+  const device::SendResult r = c.device->send(peer, tx.op);
+  if (r == device::SendResult::done) {
+    tx.in_channel = false;
+    tx.metered = false;  // the socket took it at once: tells nothing about the wire
+  }
+  return r;
 }
 
 device::SendResult Scheduler::send_striped(int peer, PeerRails& p, device::SendOp& op) {
-  const std::size_t n = p.lanes.size();
+  int in_service[kMaxLanes];
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < p.lanes.size(); ++i)
+    if (p.lanes[i].in_service) in_service[n++] = int(i);
   double weights[kMaxLanes];
   std::size_t sizes[kMaxLanes];
   for (std::size_t i = 0; i < n; ++i)
-    weights[i] = channels_[static_cast<std::size_t>(p.lanes[i])].meter.bytes_per_second();
+    weights[i] = channels_[static_cast<std::size_t>(p.lanes[static_cast<std::size_t>(in_service[i])].channel)]
+                     .meter.bytes_per_second();
   split_stripe(op.payload_len, std::span<const double>(weights, n), std::span<std::size_t>(sizes, n));
 
-  const auto now = std::chrono::steady_clock::now();
+  const auto now = Clock::now();
   op.parts_pending = 1;  // held until every part is handed over
   std::size_t offset = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (sizes[i] == 0) continue;
-    PartOp* part = part_op();
-    part->parent = &op;
-    part->lane = p.lanes[i];
-    part->start = now;
-    std::memcpy(part->op.header.data(), op.header.data(), op.header_len);
-    part->op.header_len = op.header_len;
-    part->op.payload = op.payload + offset;
-    part->op.payload_len = sizes[i];
-    Channel& c = channels_[static_cast<std::size_t>(part->lane)];
-    ++c.stats.parts;
+    TxOp& tx = *tx_op();
+    tx.parent = &op;
+    tx.peer = peer;
+    std::memcpy(tx.op.header.data(), op.header.data(), op.header_len);
+    tx.op.header_len = op.header_len;
+    tx.op.marker = op.marker;
+    tx.op.placeable = true;
+    tx.xmit = p.next_xmit;
+    p.next_xmit = next_seq(p.next_xmit);
+    append_trailer(tx.op, Trailer{0, static_cast<std::uint32_t>(offset), tx.xmit, 0});
+    tx.op.payload = op.payload + offset;
+    tx.op.payload_len = sizes[i];
+    ++channels_[static_cast<std::size_t>(p.lanes[static_cast<std::size_t>(in_service[i])].channel)].stats.parts;
     ++op.parts_pending;
-    if (send_whole(peer, part->lane, part->op, Trailer{0, static_cast<std::uint32_t>(offset)}) ==
-        device::SendResult::done) {
-      --op.parts_pending;
-      part_free_.push_back(part);
-    }
+    p.unacked.push(&tx);
+    tx.start = now;
+    tx.metered = true;
+    send_tx(peer, p, tx, in_service[i]);
     offset += sizes[i];
   }
-  return --op.parts_pending == 0 ? device::SendResult::done : device::SendResult::queued;
+  // Every part is acknowledged later: the caller's op finishes then.
+  --op.parts_pending;
+  return device::SendResult::queued;
 }
 
-Scheduler::PartOp* Scheduler::part_op() {
-  if (!part_free_.empty()) {
-    PartOp* part = part_free_.back();
-    part_free_.pop_back();
-    return part;
+TxOp* Scheduler::tx_op() {
+  TxOp* tx;
+  if (!tx_free_.empty()) {
+    tx = tx_free_.back();
+    tx_free_.pop_back();
+  } else {
+    tx_storage_.push_back(std::make_unique<TxOp>());
+    tx = tx_storage_.back().get();
+    tx->scheduler = this;
+    tx->op.owner = tx;
+    tx->op.on_done = &Scheduler::on_tx_done;
   }
-  part_storage_.push_back(std::make_unique<PartOp>());
-  PartOp* part = part_storage_.back().get();
-  part->scheduler = this;
-  part->op.owner = part;
-  part->op.on_done = &Scheduler::on_part_done;
-  part->op.placeable = true;
-  return part;
+  tx->op.header_len = 0;
+  tx->parent = nullptr;
+  tx->in_channel = false;
+  tx->acked = false;
+  tx->resend = false;
+  tx->metered = false;
+  return tx;
 }
 
-void Scheduler::on_part_done(device::SendOp& op) {
-  auto* part = static_cast<PartOp*>(op.owner);
-  Scheduler& s = *part->scheduler;
-  // The part waited in the channel's queue: its time to drain measures the channel.
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - part->start;
-  s.channels_[static_cast<std::size_t>(part->lane)].meter.sample(op.payload_len, took.count());
-  device::SendOp& parent = *part->parent;
-  s.part_free_.push_back(part);
-  if (--parent.parts_pending == 0 && parent.on_done != nullptr) parent.on_done(parent);
+void Scheduler::release(TxOp* tx) {
+  device::SendOp* parent = tx->parent;
+  tx->parent = nullptr;
+  tx_free_.push_back(tx);
+  if (parent != nullptr && --parent->parts_pending == 0 && parent->on_done != nullptr) parent->on_done(*parent);
 }
+
+void Scheduler::on_tx_done(device::SendOp& op) {
+  auto* tx = static_cast<TxOp*>(op.owner);
+  Scheduler& s = *static_cast<Scheduler*>(tx->scheduler);
+  tx->in_channel = false;
+  if (tx->metered) {
+    // The part waited in the channel's queue: its time to drain measures the channel.
+    tx->metered = false;
+    const std::chrono::duration<double> took = Clock::now() - tx->start;
+    s.channels_[static_cast<std::size_t>(tx->lane)].meter.sample(op.payload_len, took.count());
+  }
+  if (tx->acked) {
+    s.release(tx);
+    return;
+  }
+  if (tx->resend) s.resend(s.peers_[static_cast<std::size_t>(tx->peer)], tx);
+}
+
+void Scheduler::resend(PeerRails& p, TxOp* tx) {
+  tx->resend = false;
+  const int lane = pick(p, p.rotate++ % p.lanes.size());
+  if (lane < 0) return;  // no channel left: the peer is reported failed
+  send_tx(tx->peer, p, *tx, lane);
+}
+
+void Scheduler::send_ack(int peer, PeerRails& p) {
+  if (p.ack_busy || p.failure_reported) return;
+  // On the bound channel (the one both directions of the pair share), else the next in service.
+  const int lane = pick(p, p.bound);
+  if (lane < 0) return;
+  make_control(p.ack_op, p.receipts.cumulative());
+  p.owed_frames = 0;
+  p.owed_bytes = 0;
+  Channel& c = channels_[static_cast<std::size_t>(p.lanes[static_cast<std::size_t>(lane)].channel)];
+  p.ack_busy = c.device->send(peer, p.ack_op) == device::SendResult::queued;
+}
+
+void Scheduler::owe_ack(int peer, PeerRails& p) {
+  if (!p.ack_due) {
+    p.ack_due = true;
+    ack_due_.push_back(peer);
+  }
+  ++p.owed_frames;
+}
+
+void Scheduler::on_ack_done(device::SendOp& op) { static_cast<PeerRails*>(op.owner)->ack_busy = false; }
+
+void Scheduler::on_probe_done(device::SendOp& op) { static_cast<Lane*>(op.owner)->probe_busy = false; }
 
 // ---- receiving ----
 
@@ -137,7 +281,23 @@ void Scheduler::on_frame(void* ctx, int peer, std::span<const std::byte> header,
     up.on_frame(up.ctx, peer, header, payload);
     return;
   }
+  const int lane = s.lane_index(p, static_cast<Tap*>(ctx)->channel);
+  if (lane >= 0) ++p.lanes[static_cast<std::size_t>(lane)].rx;
   const Trailer t = read_trailer(header);
+  p.unacked.ack(t.ack, [&](TxOp* tx) {
+    tx->acked = true;
+    if (!tx->in_channel) s.release(tx);
+  });
+  if (t.xmit == 0) return;  // control frame
+  if (!p.receipts.accept(t.xmit)) {
+    // A duplicate (resent after a channel failure): our acknowledgement of it may have been lost
+    // with the channel, so one is owed again.
+    s.owe_ack(peer, p);
+    return;
+  }
+  s.owe_ack(peer, p);
+  p.owed_bytes += payload.size();
+  if (p.owed_frames >= kAckFrames || p.owed_bytes >= kAckBytes) s.send_ack(peer, p);
   if (t.seq == 0) {
     up.on_frame_part(up.ctx, peer, header, t.part_offset, payload);
     return;
@@ -150,13 +310,122 @@ void Scheduler::on_frame(void* ctx, int peer, std::span<const std::byte> header,
 void Scheduler::on_failed(void* ctx, int peer, std::string_view why) {
   const Tap& tap = *static_cast<Tap*>(ctx);
   Scheduler& s = *tap.scheduler;
-  Channel& c = s.channels_[static_cast<std::size_t>(tap.channel)];
-  ++c.stats.failures;
   PeerRails& p = s.peers_[static_cast<std::size_t>(peer)];
-  if (p.failure_reported) return;
-  p.failure_reported = true;
-  const std::string text = "channel " + std::to_string(tap.channel) + " (" + c.where + "): " + std::string(why);
-  if (s.upper_.on_peer_failed != nullptr) s.upper_.on_peer_failed(s.upper_.ctx, peer, text);
+  const int lane = s.lane_index(p, tap.channel);
+  if (lane < 0) {  // a peer with one channel
+    if (s.upper_.on_peer_failed != nullptr) s.upper_.on_peer_failed(s.upper_.ctx, peer, why);
+    return;
+  }
+  s.lane_failed(peer, p, lane, why);
+}
+
+void Scheduler::lane_failed(int peer, PeerRails& p, int lane, std::string_view why) {
+  Lane& l = p.lanes[static_cast<std::size_t>(lane)];
+  if (!l.in_service) return;  // a reconnection attempt that failed
+  Channel& c = channels_[static_cast<std::size_t>(l.channel)];
+  ++c.stats.failures;
+  l.in_service = false;
+  l.why = std::string(why);
+  l.backoff = kFirstRetry;
+  l.retry_at = Clock::now() + kFirstRetry;
+  if (pick(p, 0) < 0) {
+    if (p.failure_reported) return;
+    p.failure_reported = true;
+    std::string text = "every rail to rank " + std::to_string(peer) + " failed:";
+    for (const Lane& each : p.lanes)
+      text += " channel " + std::to_string(each.channel) + " (" + channels_[static_cast<std::size_t>(each.channel)].where +
+              "): " + each.why + ";";
+    text.pop_back();
+    if (upper_.on_peer_failed != nullptr) upper_.on_peer_failed(upper_.ctx, peer, text);
+    return;
+  }
+  base::log_info("rails: channel %d (%s) to rank %d out of service: %s", l.channel, c.where.c_str(), peer,
+                    l.why.c_str());
+  // Acknowledgements that went on it may be lost: one is owed on the others.
+  owe_ack(peer, p);
+  // Resend what went on it and is not acknowledged; frames the channel still holds are resent
+  // when it gives them back.
+  std::vector<TxOp*> lost;
+  lost.swap(scratch_);
+  p.unacked.on_lane(l.channel, lost);
+  c.stats.retransmits += lost.size();
+  for (TxOp* tx : lost) {
+    if (tx->in_channel) tx->resend = true;
+    else resend(p, tx);
+  }
+  lost.swap(scratch_);
+}
+
+// ---- progress ----
+
+int Scheduler::tick(bool idle) {
+  int events = 0;
+  if (!idle && ++ticks_ % kTicksPerClock != 0) return 0;
+  for (std::size_t i = 0; i < ack_due_.size();) {
+    PeerRails& p = peers_[static_cast<std::size_t>(ack_due_[i])];
+    if (p.owed_frames > 0) send_ack(ack_due_[i], p);
+    if (p.owed_frames == 0) {
+      p.ack_due = false;
+      ack_due_[i] = ack_due_.back();
+      ack_due_.pop_back();
+      ++events;
+    } else {
+      ++i;
+    }
+  }
+  const auto now = Clock::now();
+  if (now >= next_check_) {
+    next_check_ = now + kCheckEvery;
+    check_lanes(now);
+  }
+  return events;
+}
+
+void Scheduler::check_lanes(Clock::time_point now) {
+  for (int peer : rail_peers_) {
+    PeerRails& p = peers_[static_cast<std::size_t>(peer)];
+    if (p.failure_reported) continue;
+    for (Lane& l : p.lanes)
+      if (l.rx != l.rx_seen) {
+        l.rx_seen = l.rx;
+        l.last_rx = now;
+      }
+    for (Lane& l : p.lanes) {
+      auto& device = *channels_[static_cast<std::size_t>(l.channel)].device;
+      if (l.in_service) {
+        // The peer's kernel stopped acknowledging what is in flight; or frames cannot even be
+        // written (a link down on this side: nothing in flight) while another channel brings
+        // the peer's frames.
+        if (device.stalled(peer, timeout_)) {
+          device.abandon(peer, "no progress for " + std::to_string(timeout_.count()) + " ms with data in flight");
+        } else if (device.blocked_for(peer) >= timeout_) {
+          const bool others_progress = std::any_of(p.lanes.begin(), p.lanes.end(), [&](const Lane& o) {
+            return &o != &l && o.in_service && now - o.last_rx < timeout_;
+          });
+          if (others_progress)
+            device.abandon(peer, "no frame written for " + std::to_string(timeout_.count()) +
+                                     " ms while the other rails progress");
+        }
+        continue;
+      }
+      if (device.connected(peer)) {  // reconnected (by us or by the peer): back in service
+        l.in_service = true;
+        base::log_info("rails: channel %d (%s) to rank %d back in service", l.channel,
+                       channels_[static_cast<std::size_t>(l.channel)].where.c_str(), peer);
+        continue;
+      }
+      if (now < l.retry_at) continue;
+      if (l.probe_busy) {
+        // The attempt did not get through in time (a link down drops the SYN): start afresh.
+        device.abandon(peer, "reconnection timed out");
+      } else if (device.revive(peer)) {
+        make_control(l.probe, p.receipts.cumulative());
+        l.probe_busy = device.send(peer, l.probe) == device::SendResult::queued;
+      }
+      l.retry_at = now + l.backoff;
+      l.backoff = std::min(l.backoff * 2, kMaxRetry);
+    }
+  }
 }
 
 }  // namespace railmpi::mcm::rails

@@ -8,11 +8,12 @@ std::string stats_line(int rank, int channel, const std::string& where, const Ch
                        const ThroughputMeter& meter) {
   char line[256];
   std::snprintf(line, sizeof line,
-                "RailMPI rails: rank %d channel %d (%s): frames %llu bytes %llu parts %llu failures %llu "
+                "RailMPI rails: rank %d channel %d (%s): frames %llu bytes %llu parts %llu failures %llu retransmits %llu "
                 "rate %.0f MB/s",
                 rank, channel, where.c_str(), static_cast<unsigned long long>(s.frames),
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.parts),
-                static_cast<unsigned long long>(s.failures), meter.bytes_per_second() / 1e6);
+                static_cast<unsigned long long>(s.failures),
+                static_cast<unsigned long long>(s.retransmits), meter.bytes_per_second() / 1e6);
   return line;
 }
 

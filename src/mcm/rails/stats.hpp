@@ -10,7 +10,8 @@ struct ChannelStats {
   std::uint64_t frames = 0;    // frames (whole or parts) handed to the channel
   std::uint64_t bytes = 0;     // payload bytes of those frames
   std::uint64_t parts = 0;     // of those frames, parts of striped frames
-  std::uint64_t failures = 0;  // connection failures reported by the channel
+  std::uint64_t failures = 0;  // times the channel was taken out of service toward a peer
+  std::uint64_t retransmits = 0;  // unacknowledged frames it carried, sent again elsewhere
 };
 
 // Measured drain rate of a channel: an exponentially weighted moving average of the bytes/s of

@@ -102,8 +102,12 @@ bool pump(std::vector<std::unique_ptr<Node>>& nodes, const std::function<bool()>
   const auto end = Clock::now() + 20s;
   while (!done()) {
     if (Clock::now() > end) return false;
-    for (auto& n : nodes)
-      for (auto& c : n->channels) c.device->poll();
+    for (auto& n : nodes) {
+      int events = 0;
+      for (auto& c : n->channels)
+        if (c.device) events += c.device->poll();
+      n->scheduler->tick(events == 0);
+    }
   }
   return true;
 }
@@ -220,6 +224,98 @@ TEST(RailScheduler, LostPeerIsReportedOnceNamingTheChannel) {
   ASSERT_EQ(alive[0]->got.failures.size(), 1u);
   EXPECT_NE(alive[0]->got.failures[0].find("channel "), std::string::npos) << alive[0]->got.failures[0];
   EXPECT_NE(alive[0]->got.failures[0].find("127.0.0."), std::string::npos) << alive[0]->got.failures[0];
+}
+
+// Failover: channel 1's connection is cut (the sender abandons it, as after a timeout) while
+// ordered frames are in flight on both channels. Every frame arrives once, in order; what went
+// on the cut channel and was not acknowledged is resent on channel 0; the channel rejoins.
+TEST(RailScheduler, CutChannelLosesNothingDoublesNothingAndRejoins) {
+  auto nodes = make_pair(Policy::round_robin);
+  nodes[0]->got.expect_failure = true;
+  nodes[1]->got.expect_failure = true;
+  constexpr int kFrames = 2000;
+  std::vector<device::SendOp> ops(kFrames);
+  std::vector<std::vector<std::byte>> data;
+  int done = 0, queued = 0;
+  for (int i = 0; i < kFrames; ++i) data.push_back(pattern(std::size_t(i * 53) % 100000, std::uint32_t(i)));
+  for (int i = 0; i < kFrames; ++i) {
+    device::SendOp& op = ops[i];
+    const std::uint32_t id = std::uint32_t(i);
+    std::memcpy(op.header.data(), &id, sizeof id);
+    op.header_len = 40;
+    op.payload = data[i].data();
+    op.payload_len = data[i].size();
+    op.on_done = Counter::on_done;
+    op.owner = &done;
+    if (nodes[0]->scheduler->send(1, op) == device::SendResult::queued) ++queued;
+    if (i == kFrames / 2) {
+      ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() >= 100; }));
+      nodes[0]->channels[1].device->abandon(1, "cut by the test");
+    }
+  }
+  ASSERT_TRUE(pump(nodes, [&] {
+    return nodes[1]->got.ids.size() >= kFrames && done == queued && nodes[0]->scheduler->unacked() == 0;
+  }));
+  ASSERT_EQ(nodes[1]->got.ids.size(), std::size_t(kFrames));  // nothing doubled
+  for (int i = 0; i < kFrames; ++i) {
+    ASSERT_EQ(nodes[1]->got.ids[i], std::uint32_t(i));
+    ASSERT_EQ(nodes[1]->got.payloads[i], data[i]) << "frame " << i;
+  }
+  EXPECT_EQ(nodes[0]->channels[1].stats.failures, 1u);
+  EXPECT_GT(nodes[0]->channels[1].stats.retransmits, 0u);
+  EXPECT_TRUE(nodes[0]->got.failures.empty());  // one channel left: the peer is not failed
+  // The cut channel reconnects and is back in service on both sides.
+  ASSERT_TRUE(pump(nodes, [&] {
+    return nodes[0]->scheduler->lanes_in_service(1) == 2 && nodes[1]->scheduler->lanes_in_service(0) == 2;
+  }));
+}
+
+// A striped frame whose part on channel 1 is cut: the part is resent on channel 0, the frame
+// is placed exactly once, the caller's op finishes once.
+TEST(RailScheduler, CutChannelDuringAStripedFrameResendsItsPart) {
+  auto nodes = make_pair(Policy::striping);
+  nodes[0]->got.expect_failure = true;
+  nodes[1]->got.expect_failure = true;
+  constexpr std::size_t kBytes = 8 << 20;
+  const auto data = pattern(kBytes, 7);
+  nodes[1]->got.placed.assign(kBytes + 1000, std::byte{0});
+  device::SendOp op;
+  const std::uint64_t base = 1000;
+  std::memcpy(op.header.data(), &base, sizeof base);
+  op.header_len = 40;
+  op.payload = data.data();
+  op.payload_len = kBytes;
+  op.placeable = true;
+  int done = 0;
+  op.on_done = Counter::on_done;
+  op.owner = &done;
+  ASSERT_EQ(nodes[0]->scheduler->send(1, op), device::SendResult::queued);
+  nodes[0]->channels[1].device->abandon(1, "cut by the test");
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.placed_bytes >= kBytes && done == 1; }));
+  EXPECT_EQ(nodes[1]->got.placed_bytes, kBytes);
+  EXPECT_TRUE(std::equal(data.begin(), data.end(), nodes[1]->got.placed.begin() + base));
+  EXPECT_EQ(nodes[0]->channels[1].stats.retransmits, 1u);
+  EXPECT_EQ(done, 1);
+}
+
+// Every channel cut: the peer is reported failed once, naming every channel.
+TEST(RailScheduler, AllChannelsCutReportsThePeerNamingEveryChannel) {
+  auto nodes = make_pair(Policy::round_robin);
+  nodes[0]->got.expect_failure = true;
+  nodes[1]->got.expect_failure = true;
+  device::SendOp op;
+  op.header_len = 8;
+  nodes[0]->scheduler->send(1, op);
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() == 1; }));
+  for (auto& c : nodes[1]->channels) c.device.reset();
+  std::vector<std::unique_ptr<Node>> alive;
+  alive.push_back(std::move(nodes[0]));
+  ASSERT_TRUE(pump(alive, [&] { return !alive[0]->got.failures.empty(); }));
+  ASSERT_EQ(alive[0]->got.failures.size(), 1u);
+  const std::string& why = alive[0]->got.failures[0];
+  EXPECT_NE(why.find("rank 1"), std::string::npos) << why;
+  EXPECT_NE(why.find("channel 0 (127.0.0.1)"), std::string::npos) << why;
+  EXPECT_NE(why.find("channel 1 (127.0.0.2)"), std::string::npos) << why;
 }
 
 }  // namespace
