@@ -18,6 +18,7 @@
 #   OUT=bench/results                     where the PNG and raw data go
 #   SKIP_OMPI=1                           RailMPI only
 #   QUICK=1                               fewer iterations, sizes up to 4 MiB
+#   PARTS="tables failover"               which parts to run
 # Needs root (network namespaces); installs gnuplot-nox if missing (for the plot only).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +34,7 @@ CUT_AT=${CUT_AT:-4}
 RESTORE_AT=${RESTORE_AT:-10}
 OUT=${OUT:-$root/bench/results}
 SKIP_OMPI=${SKIP_OMPI:-0}
+PARTS=${PARTS:-"tables failover"}
 P=rbench
 tool=$build/bin/railmpi-testhosts
 [ -x "$tool" ] || tool=$root/tools/testhosts/railmpi-testhosts
@@ -128,6 +130,7 @@ table() {  # table TITLE UNIT FILE-PREFIX
     }' $(for c in $configs; do echo "$work/$pre.$c"; done)
 }
 
+[[ " $PARTS " == *" tables "* ]] || configs=""
 for c in $configs; do
   echo "rails.sh: measuring $c ..." >&2
   measure $c osu_bw -s "$MINSZ" -m "$MAXSZ" $ITER >"$work/bw.$c"
@@ -135,10 +138,13 @@ for c in $configs; do
   measure $c osu_bibw -s "$MINSZ" -m "$MAXSZ" $ITER >"$work/bibw.$c"
   measure $c osu_latency -s 8 -m 8 >"$work/lat.$c"
 done
-table "Bandwidth, non-blocking sends (osu_bw)" "MB/s" bw
-table "Bandwidth, blocking sends (osu_bw -b)" "MB/s" bwb
-table "Bi-directional bandwidth (osu_bibw)" "MB/s" bibw
-table "Latency, 8 B (osu_latency)" "us" lat
+if [ -n "$configs" ]; then
+  table "Bandwidth, non-blocking sends (osu_bw)" "MB/s" bw
+  table "Bandwidth, blocking sends (osu_bw -b)" "MB/s" bwb
+  table "Bi-directional bandwidth (osu_bibw)" "MB/s" bibw
+  table "Latency, 8 B (osu_latency)" "us" lat
+fi
+[[ " $PARTS " == *" failover "* ]] || exit 0
 
 # ---- 2. failover ----
 echo
