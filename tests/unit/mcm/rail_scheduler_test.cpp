@@ -126,6 +126,16 @@ std::vector<std::byte> pattern(std::size_t n, std::uint32_t seed) {
   return v;
 }
 
+// An ordered frame whose 40-byte header starts with its number; on_done counts into `done`.
+void numbered_frame(device::SendOp& op, std::uint32_t id, const std::vector<std::byte>& payload, int& done) {
+  std::memcpy(op.header.data(), &id, sizeof id);
+  op.header_len = 40;
+  op.payload = payload.data();
+  op.payload_len = payload.size();
+  op.on_done = Counter::on_done;
+  op.owner = &done;
+}
+
 TEST(RailScheduler, RoundRobinOrderedFramesArriveInOrderOverBothChannels) {
   auto nodes = make_pair(Policy::round_robin);
   constexpr int kFrames = 3000;
@@ -135,13 +145,7 @@ TEST(RailScheduler, RoundRobinOrderedFramesArriveInOrderOverBothChannels) {
   for (int i = 0; i < kFrames; ++i) data.push_back(pattern(std::size_t(i * 37) % 40000, std::uint32_t(i)));
   for (int i = 0; i < kFrames; ++i) {
     device::SendOp& op = ops[i];
-    const std::uint32_t id = std::uint32_t(i);
-    std::memcpy(op.header.data(), &id, sizeof id);
-    op.header_len = 40;
-    op.payload = data[i].data();
-    op.payload_len = data[i].size();
-    op.on_done = Counter::on_done;
-    op.owner = &done;
+    numbered_frame(op, std::uint32_t(i), data[i], done);
     if (nodes[0]->scheduler->send(1, op) == device::SendResult::queued) ++queued;
   }
   ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() == kFrames && done == queued; }));
@@ -240,13 +244,7 @@ TEST(RailScheduler, CutChannelLosesNothingDoublesNothingAndRejoins) {
   for (int i = 0; i < kFrames; ++i) data.push_back(pattern(std::size_t(i * 53) % 100000, std::uint32_t(i)));
   for (int i = 0; i < kFrames; ++i) {
     device::SendOp& op = ops[i];
-    const std::uint32_t id = std::uint32_t(i);
-    std::memcpy(op.header.data(), &id, sizeof id);
-    op.header_len = 40;
-    op.payload = data[i].data();
-    op.payload_len = data[i].size();
-    op.on_done = Counter::on_done;
-    op.owner = &done;
+    numbered_frame(op, std::uint32_t(i), data[i], done);
     if (nodes[0]->scheduler->send(1, op) == device::SendResult::queued) ++queued;
     if (i == kFrames / 2) {
       ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() >= 100; }));
