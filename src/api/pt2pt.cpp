@@ -44,7 +44,7 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
   }
   s->op = core::RequestOp::send;
   std::size_t bytes;
-  const void* data = slot_send_buffer(*s, buf, count, type, t, bytes);
+  const void* data = slot_typed_buffer(*s, buf, count, type, t, bytes);
   in.p2p->isend(s->p2p, data, bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::nonblocking,
                 slot_layout(*s));
   return MPI_SUCCESS;

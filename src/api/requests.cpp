@@ -79,7 +79,7 @@ int start(const char* call, MPI_Request handle) {
     s->p2p.complete = true;
   } else {
     std::size_t bytes;
-    const void* data = slot_send_buffer(*s, s->buf, s->count, s->datatype, t, bytes);
+    const void* data = slot_typed_buffer(*s, s->buf, s->count, s->datatype, t, bytes);
     in.p2p->isend(s->p2p, data, bytes, c->job_rank(s->rank), c->context, c->rank, s->tag, s->mode,
                   p2p::Marker::nonblocking, slot_layout(*s));
   }

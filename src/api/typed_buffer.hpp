@@ -76,7 +76,7 @@ inline RecvView recv_view(void* buf, int count, MPI_Datatype type, const core::T
   RecvView v;
   v.capacity = t.size * std::size_t(count);
   if (t.contiguous) [[likely]] {
-    v.ptr = t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
+    v.ptr = const_cast<void*>(contiguous_start(buf, t));
     return v;
   }
   v.scattered = core::layout_of(instance().types, buf, std::size_t(count), type, v.layout);
@@ -115,34 +115,28 @@ inline void hold_type(core::RequestSlot& s, MPI_Datatype type, const core::TypeI
   }
 }
 
-// Prepares a slot's receive into (buf, count, type): returns the engine's buffer and capacity;
-// a non-contiguous type's layout is kept in the slot (slot_layout()) and its type held.
-inline void* slot_recv_buffer(core::RequestSlot& s, void* buf, int count, MPI_Datatype type, const core::TypeInfo& t,
-                              std::size_t& capacity) {
-  capacity = t.size * std::size_t(count);
-  s.scattered = false;
-  if (t.contiguous) [[likely]]
-    return t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
-  hold_type(s, type, t);
-  s.scattered = core::layout_of(instance().types, buf, std::size_t(count), type, s.layout);
-  s.p2p.on_complete = &typed_complete;  // drops the type reference at completion
-  return buf;
-}
-
-inline const base::Layout* slot_layout(const core::RequestSlot& s) { return s.scattered ? &s.layout : nullptr; }
-
-// Prepares a slot's send of (buf, count, type): returns the engine's buffer (nullptr for a
-// non-contiguous type, whose layout is kept in the slot: slot_layout()) and the byte count.
-inline const void* slot_send_buffer(core::RequestSlot& s, const void* buf, int count, MPI_Datatype type,
-                                    const core::TypeInfo& t, std::size_t& bytes) {
+// Prepares a slot's transfer of (buf, count, type): returns the first byte of a contiguous type's
+// data, or nullptr for a non-contiguous type, whose layout is kept in the slot (slot_layout()) and
+// whose type is held until completion. `bytes` is the message size (receives: the capacity).
+inline const void* slot_typed_buffer(core::RequestSlot& s, const void* buf, int count, MPI_Datatype type,
+                                     const core::TypeInfo& t, std::size_t& bytes) {
   bytes = t.size * std::size_t(count);
   s.scattered = false;
   if (t.contiguous) [[likely]]
-    return t.true_lb ? offset_ptr(buf, t.true_lb) : buf;
+    return contiguous_start(buf, t);
   hold_type(s, type, t);
   s.scattered = core::layout_of(instance().types, buf, std::size_t(count), type, s.layout);
   s.p2p.on_complete = &typed_complete;  // drops the type reference at completion
   return nullptr;
 }
+
+// The same for a receive: the engine's buffer (the user's buffer when a layout is used).
+inline void* slot_recv_buffer(core::RequestSlot& s, void* buf, int count, MPI_Datatype type, const core::TypeInfo& t,
+                              std::size_t& capacity) {
+  const void* p = slot_typed_buffer(s, buf, count, type, t, capacity);
+  return const_cast<void*>(p ? p : buf);
+}
+
+inline const base::Layout* slot_layout(const core::RequestSlot& s) { return s.scattered ? &s.layout : nullptr; }
 
 }  // namespace railmpi::api
