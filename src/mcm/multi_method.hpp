@@ -25,7 +25,6 @@
 #include "mcm/node_memory.hpp"
 #include "mcm/rails/channel.hpp"
 #include "mcm/rails/scheduler.hpp"
-#include "mcm/wait_set.hpp"
 
 namespace railmpi::mcm {
 
@@ -58,7 +57,7 @@ class MultiMethod {
   int poll() {
     int n = self_.poll();
     if (poll_shm_) n += shm_->poll();
-    if (poll_tcp_) n += channels_.size() == 1 ? channels_[0].device->poll() : poll_channels();
+    if (poll_tcp_) n += channels_[0].device->poll();  // several channels: polls their group
     if (has_rails_) n += scheduler_->tick(n == 0);
     return n;
   }
@@ -92,8 +91,6 @@ class MultiMethod {
   // My channels that reach the rank with tcp card field `field`, each with that rank's endpoint.
   std::vector<std::pair<int, std::string>> pair_channels(int rank, const std::string& field) const;
   void install_handlers();
-  // Several channels: one syscall finds the ready ones, only those are polled.
-  int poll_channels();
 
   int me_;
   int size_;
@@ -108,11 +105,11 @@ class MultiMethod {
   bool poll_tcp_ = false;
   device::self::SelfDevice self_;
   std::unique_ptr<device::shm::ShmDevice> shm_;
+  std::unique_ptr<device::tcp::PollGroup> tcp_group_;  // several channels: one epoll set (outlives them)
   std::vector<rails::Channel> channels_;  // tcp: rail-major, connection-minor
   std::vector<int> lane_;                 // Route::tcp: the peer's one channel
   std::unique_ptr<rails::Scheduler> scheduler_;
   device::FrameHandler upper_{};
-  WaitSet tcp_wait_;
   std::size_t stripe_threshold_ = 0;
   bool has_rails_ = false;  // some peer has several channels
   bool rail_stats_ = false;

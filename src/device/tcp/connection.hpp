@@ -44,7 +44,10 @@ class RecvBuffer {
   std::size_t end_ = 0;
 };
 
+class TcpDevice;
+
 enum class Role : unsigned char {
+  listening,   // the listening socket: ready means connections to accept
   connecting,  // outgoing: non-blocking connect() in progress
   await_ack,   // outgoing: Hello sent, waiting for the Ack
   accepting,   // incoming: waiting for the Hello
@@ -53,6 +56,7 @@ enum class Role : unsigned char {
 };
 
 struct Conn {
+  TcpDevice* device = nullptr;        // the channel owning the socket (several share one epoll set)
   int fd = -1;
   Role role = Role::dead;
   int peer = -1;                      // known once the handshake says so
