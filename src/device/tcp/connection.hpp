@@ -46,6 +46,12 @@ class RecvBuffer {
 
 class TcpDevice;
 
+// What an epoll event of a channel's set points at: a socket of a channel (a Conn), or a
+// descriptor the channels' owner watches in the same set (device == nullptr, see PollGroup).
+struct PollTarget {
+  TcpDevice* device = nullptr;  // the channel owning the socket
+};
+
 enum class Role : unsigned char {
   listening,   // the listening socket: ready means connections to accept
   connecting,  // outgoing: non-blocking connect() in progress
@@ -55,8 +61,7 @@ enum class Role : unsigned char {
   dead,        // closed; freed at the end of poll()
 };
 
-struct Conn {
-  TcpDevice* device = nullptr;        // the channel owning the socket (several share one epoll set)
+struct Conn : PollTarget {
   int fd = -1;
   Role role = Role::dead;
   int peer = -1;                      // known once the handshake says so

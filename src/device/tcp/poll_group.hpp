@@ -8,7 +8,10 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <vector>
+
+#include "device/tcp/connection.hpp"
 
 namespace railmpi::device::tcp {
 
@@ -28,14 +31,24 @@ class PollGroup {
   // Called by a member's constructor.
   void join(TcpDevice& member) { members_.push_back(&member); }
 
+  // Also watches `fd` (not a channel's: e.g. the host's link events): when it is readable, poll()
+  // calls on_ready(ctx) and counts what it returns as events. Level-triggered: on_ready must read.
+  void watch(int fd, int (*on_ready)(void* ctx), void* ctx);
+
   // Handles what is ready on every member's sockets, without waiting; returns the events handled.
   int poll();
   // Returns when some member's socket is ready or `timeout` passes.
   void wait(std::chrono::microseconds timeout) const;
 
  private:
+  struct Watch : PollTarget {
+    int (*on_ready)(void* ctx) = nullptr;
+    void* ctx = nullptr;
+  };
+
   int epoll_fd_ = -1;
   std::vector<TcpDevice*> members_;
+  std::vector<std::unique_ptr<Watch>> watches_;
 };
 
 }  // namespace railmpi::device::tcp

@@ -140,7 +140,7 @@ std::string TcpDevice::local_address() {
 
   epoll_event ev{};
   ev.events = EPOLLIN;
-  ev.data.ptr = &listener_;
+  ev.data.ptr = static_cast<PollTarget*>(&listener_);
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0)
     base::fatal("tcp device: epoll_ctl: %s", net::errno_text(errno).c_str());
   listen_fd_ = fd;
@@ -172,7 +172,7 @@ Conn* TcpDevice::add_conn(int fd, Role role, int peer, unsigned events) {
   conn->out_armed = (events & EPOLLOUT) != 0;
   epoll_event ev{};
   ev.events = events;
-  ev.data.ptr = conn.get();
+  ev.data.ptr = static_cast<PollTarget*>(conn.get());
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0)
     base::fatal("tcp device: epoll_ctl: %s", net::errno_text(errno).c_str());
   conns_.push_back(std::move(conn));
@@ -192,7 +192,7 @@ void TcpDevice::set_out_armed(Conn* conn, bool armed) {
   if (conn->role == Role::dead || conn->out_armed == armed) return;
   epoll_event ev{};
   ev.events = EPOLLIN | (armed ? EPOLLOUT : 0u);
-  ev.data.ptr = conn;
+  ev.data.ptr = static_cast<PollTarget*>(conn);
   epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, conn->fd, &ev);
   conn->out_armed = armed;
 }
@@ -632,7 +632,7 @@ int TcpDevice::poll() {
   epoll_event ev[PollGroup::kMaxEvents];
   const int n = epoll_wait(epoll_fd_, ev, PollGroup::kMaxEvents, 0);
   int events = 0;
-  for (int i = 0; i < n; ++i) events += on_event(static_cast<Conn*>(ev[i].data.ptr), ev[i].events);
+  for (int i = 0; i < n; ++i) events += on_event(static_cast<Conn*>(static_cast<PollTarget*>(ev[i].data.ptr)), ev[i].events);
   return events + after_events();
 }
 
