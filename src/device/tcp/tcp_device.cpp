@@ -29,6 +29,8 @@ constexpr std::size_t kMaxPayload = 1 << 20;
 
 constexpr int kMaxEvents = 64;
 constexpr int kSendBatch = 16;   // ops gathered into one sendmsg
+constexpr int kSendIov = 64;     // iovecs of one sendmsg in send() (a frame needs 3, a gathered one more)
+constexpr int kFlushIov = 256;   // iovecs of one sendmsg in flush() (below IOV_MAX = 1024)
 constexpr int kReadRounds = 16;  // reads per connection per poll (fairness between peers)
 
 constexpr std::size_t frame_bytes(const SendOp& op) {
@@ -39,21 +41,45 @@ wire::Prefix make_prefix(const SendOp& op) {
   return wire::Prefix{htonl(op.header_len), htonl(static_cast<std::uint32_t>(op.payload_len))};
 }
 
-// iovecs for the unsent part of `op` (prefix + header + payload after op.progress bytes).
-int add_iov(const SendOp& op, const wire::Prefix& prefix, iovec* iov) {
+// iovecs for the unsent part of `op` (prefix + header + payload after op.progress bytes), at most
+// iov.size() (>= 3) of them; `bytes` gets the bytes they cover. That is the whole rest of the frame,
+// except for a gathered payload with more runs than fit: its remaining runs go in a later call
+// (resumed from op.progress).
+int add_iov(const SendOp& op, const wire::Prefix& prefix, std::span<iovec> iov, std::size_t& bytes) {
   std::size_t skip = op.progress;
   int n = 0;
+  bytes = 0;
   auto add = [&](const void* base, std::size_t len) {
     if (skip >= len) {
       skip -= len;
       return;
     }
     iov[n++] = iovec{const_cast<char*>(static_cast<const char*>(base)) + skip, len - skip};
+    bytes += len - skip;
     skip = 0;
   };
   add(&prefix, sizeof prefix);
   add(op.header.data(), op.header_len);
-  add(op.payload, op.payload_len);
+  if (op.layout == nullptr) [[likely]] {
+    add(op.payload, op.payload_len);
+    return n;
+  }
+  // The payload's runs, straight from the layout (runs that touch are merged into one iovec).
+  const std::size_t rest = op.payload_len - skip;
+  base::LayoutCursor cursor(*op.layout, op.layout_offset + skip);
+  std::size_t taken = 0;
+  while (taken < rest) {
+    const std::span<std::byte> run = cursor.next(rest - taken);
+    if (run.empty()) base::fatal("tcp device: a gathered payload of %zu bytes runs past its layout", op.payload_len);
+    if (n > 0 && static_cast<std::byte*>(iov[n - 1].iov_base) + iov[n - 1].iov_len == run.data()) {
+      iov[n - 1].iov_len += run.size();
+    } else {
+      if (static_cast<std::size_t>(n) == iov.size()) break;
+      iov[n++] = iovec{run.data(), run.size()};
+    }
+    taken += run.size();
+  }
+  bytes += taken;
   return n;
 }
 
@@ -414,15 +440,20 @@ SendResult TcpDevice::send(int peer_rank, SendOp& op) {
 
   if (peer.active != nullptr && peer.head == nullptr) {
     const wire::Prefix prefix = make_prefix(op);
-    iovec iov[3];
-    const int n = add_iov(op, prefix, iov);
-    const ssize_t r = send_iov(peer.active->fd, iov, n);
-    if (r >= 0 && static_cast<std::size_t>(r) == frame_bytes(op)) return SendResult::done;
-    if (r < 0 && !would_block(errno)) {
-      fail_peer(peer, reset_text(peer, net::errno_text(errno)));
-      return SendResult::done;
+    iovec iov[kSendIov];
+    for (;;) {  // one round, unless a gathered payload has more runs than kSendIov
+      std::size_t want;
+      const int n = add_iov(op, prefix, iov, want);
+      const ssize_t r = send_iov(peer.active->fd, iov, n);
+      if (r < 0) {
+        if (would_block(errno)) break;
+        fail_peer(peer, reset_text(peer, net::errno_text(errno)));
+        return SendResult::done;
+      }
+      op.progress += static_cast<std::size_t>(r);
+      if (op.progress == frame_bytes(op)) return SendResult::done;
+      if (static_cast<std::size_t>(r) < want) break;  // socket buffer full
     }
-    op.progress = r > 0 ? static_cast<std::size_t>(r) : 0;
     enqueue(peer, op);
     set_out_armed(peer.active, true);
     return SendResult::queued;
@@ -438,14 +469,16 @@ int TcpDevice::flush(Peer& peer) {
   int finished = 0;
   while (peer.head != nullptr && conn->role == Role::data) {
     wire::Prefix prefixes[kSendBatch];
-    iovec iov[kSendBatch * 3];
+    iovec iov[kFlushIov];
     int niov = 0;
     std::size_t want = 0;
     int k = 0;
-    for (SendOp* op = peer.head; op != nullptr && k < kSendBatch; op = op->next, ++k) {
+    for (SendOp* op = peer.head; op != nullptr && k < kSendBatch && niov + 3 <= kFlushIov; op = op->next, ++k) {
       prefixes[k] = make_prefix(*op);
-      niov += add_iov(*op, prefixes[k], iov + niov);
-      want += frame_bytes(*op) - op->progress;
+      std::size_t bytes;
+      niov += add_iov(*op, prefixes[k], std::span<iovec>(iov + niov, kFlushIov - niov), bytes);
+      want += bytes;
+      if (bytes < frame_bytes(*op) - op->progress) break;  // runs left over: nothing after them yet
     }
     const ssize_t r = send_iov(conn->fd, iov, niov);
     if (r < 0) {
