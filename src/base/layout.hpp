@@ -8,6 +8,7 @@
 // Addresses are computed as integers, so `base` may be null with absolute offsets (MPI_BOTTOM).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -58,8 +59,37 @@ class LayoutCursor {
   std::span<std::byte> next(std::size_t max);
   bool done() const { return copy_ >= layout_->repeat; }
 
+  // Hands the next runs, at most `max` bytes in all, to take(start, bytes) in order until take
+  // returns false (that run is not consumed: the cursor stays on it) or `max` bytes are consumed.
+  // Returns the bytes consumed. The same runs as next(), but one address computation per block
+  // rather than per run (short runs: the walk costs little next to the copy).
+  template <class Take>
+  std::size_t walk(std::size_t max, Take&& take) {
+    std::size_t done = 0;
+    while (done < max) {
+      skip_empty_blocks();
+      if (copy_ >= layout_->repeat) break;
+      const Strided& b = layout_->blocks[block_];
+      std::uintptr_t run_start = run_address();
+      while (run_ < b.count) {
+        const std::size_t n = std::min(max - done, b.length - within_);
+        if (!take(reinterpret_cast<std::byte*>(run_start + within_), n)) return done;
+        done += n;
+        within_ += n;
+        if (within_ < b.length) return done;  // `max` ends inside this run
+        within_ = 0;
+        ++run_;
+        run_start += static_cast<std::uintptr_t>(b.stride);
+        if (done == max) return done;
+      }
+    }
+    return done;
+  }
+
  private:
   void skip_empty_blocks();
+  // Address of the first byte of the current run.
+  std::uintptr_t run_address() const;
 
   const Layout* layout_;
   std::size_t copy_ = 0;   // which copy
