@@ -113,7 +113,7 @@ class TcpDevice final : public Device {
   const in_addr bind_;
   FrameHandler handler_{};
   // Where short runs of gathered payloads are copied just before a sendmsg (see add_iov).
-  static constexpr std::size_t kStageBytes = 512 * 1024;
+  static constexpr std::size_t kStageBytes = 64 * 1024;
   std::unique_ptr<std::byte[]> stage_storage_;
   std::span<std::byte> stage_;
 
