@@ -38,16 +38,23 @@ struct Layout {
   }
 };
 
-// A contiguous run of n bytes as a layout (its one block lives in `block`).
-inline Layout contiguous_layout(std::byte* p, std::size_t n, Strided& block) {
-  block = Strided{0, n, 1, 0};
+// One strided block from `p` as a layout (the block must outlive it; the extent spans its runs).
+inline Layout strided_layout(std::byte* p, const Strided& block) {
   Layout l;
   l.base = p;
   l.blocks = {&block, 1};
   l.repeat = 1;
-  l.extent = static_cast<std::ptrdiff_t>(n);
-  l.bytes_per_copy = n;
+  l.bytes_per_copy = block.length * block.count;
+  l.extent = block.count ? static_cast<std::ptrdiff_t>(block.count - 1) * block.stride +
+                               static_cast<std::ptrdiff_t>(block.length)
+                         : 0;
   return l;
+}
+
+// A contiguous run of n bytes as a layout (its one block lives in `block`).
+inline Layout contiguous_layout(std::byte* p, std::size_t n, Strided& block) {
+  block = Strided{0, n, 1, 0};
+  return strided_layout(p, block);
 }
 
 // Walks a layout's bytes in order as contiguous runs, starting at any byte position.

@@ -219,12 +219,7 @@ TEST(RailScheduler, GatheredPayloadsStripedCopiedAndInPlace) {
   auto nodes = make_pair(Policy::striping);
   const base::Strided block{0, 600, 4096, 1000};  // 2.4 MiB in runs of 600 bytes
   std::vector<std::byte> memory = pattern(4096 * 1000, 5);
-  base::Layout layout;
-  layout.base = memory.data();
-  layout.blocks = {&block, 1};
-  layout.repeat = 1;
-  layout.extent = std::ptrdiff_t(memory.size());
-  layout.bytes_per_copy = block.length * block.count;
+  const base::Layout layout = base::strided_layout(memory.data(), block);
   std::vector<std::byte> packed(layout.bytes());
   for (std::size_t r = 0; r < block.count; ++r)
     std::memcpy(packed.data() + r * block.length, memory.data() + r * 1000, block.length);

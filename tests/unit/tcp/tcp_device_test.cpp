@@ -443,12 +443,7 @@ TEST(TcpDevice, GatheredPayloadIsReadWhenWrittenNotWhenSent) {
   // 32 MiB in runs of 1000 bytes (stride 1024): more than the socket buffers hold.
   const base::Strided block{0, 1000, 32 * 1024, 1024};
   std::vector<std::byte> memory = pattern(std::size_t(block.count) * 1024, 9);
-  base::Layout layout;
-  layout.base = memory.data();
-  layout.blocks = {&block, 1};
-  layout.repeat = 1;
-  layout.extent = std::ptrdiff_t(memory.size());
-  layout.bytes_per_copy = block.length * block.count;
+  const base::Layout layout = base::strided_layout(memory.data(), block);
   SendOp op;
   set_header(op, 2);
   op.layout = &layout;
