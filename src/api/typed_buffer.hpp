@@ -16,8 +16,8 @@ inline std::byte* offset_ptr(const void* buf, std::ptrdiff_t off) {
   return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(off));
 }
 
-// What a send gives the engine: a contiguous buffer, or the layout of a non-contiguous one (the
-// engine then lets a single-copy receiver read the runs, or packs them itself).
+// What a send gives the engine: a contiguous buffer, or the layout of a non-contiguous one (a
+// single-copy receiver then reads the runs, or the device gathers them: no pack).
 struct SendView {
   const void* ptr = nullptr;
   std::size_t bytes = 0;

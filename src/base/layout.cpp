@@ -41,14 +41,18 @@ void LayoutCursor::skip_empty_blocks() {
   }
 }
 
+std::uintptr_t LayoutCursor::run_address() const {
+  const Strided& b = layout_->blocks[block_];
+  return reinterpret_cast<std::uintptr_t>(layout_->base) +
+         static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(copy_) * layout_->extent + b.offset +
+                                     static_cast<std::ptrdiff_t>(run_) * b.stride);
+}
+
 std::span<std::byte> LayoutCursor::next(std::size_t max) {
   skip_empty_blocks();
   if (copy_ >= layout_->repeat || max == 0) return {};
   const Strided& b = layout_->blocks[block_];
-  const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(layout_->base) +
-                                 static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(copy_) * layout_->extent +
-                                                             b.offset + static_cast<std::ptrdiff_t>(run_) * b.stride) +
-                                 within_;
+  const std::uintptr_t address = run_address() + within_;
   const std::size_t n = std::min(max, b.length - within_);
   within_ += n;
   if (within_ == b.length) {
@@ -60,26 +64,22 @@ std::span<std::byte> LayoutCursor::next(std::size_t max) {
 
 std::size_t scatter(const Layout& layout, std::size_t at, std::span<const std::byte> from) {
   LayoutCursor cursor(layout, at);
-  std::size_t done = 0;
-  while (done < from.size()) {
-    const auto run = cursor.next(from.size() - done);
-    if (run.empty()) break;
-    std::memcpy(run.data(), from.data() + done, run.size());
-    done += run.size();
-  }
-  return done;
+  const std::byte* in = from.data();
+  return cursor.walk(from.size(), [&in](std::byte* run, std::size_t n) {
+    std::memcpy(run, in, n);
+    in += n;
+    return true;
+  });
 }
 
 std::size_t gather(const Layout& layout, std::size_t at, std::span<std::byte> to) {
   LayoutCursor cursor(layout, at);
-  std::size_t done = 0;
-  while (done < to.size()) {
-    const auto run = cursor.next(to.size() - done);
-    if (run.empty()) break;
-    std::memcpy(to.data() + done, run.data(), run.size());
-    done += run.size();
-  }
-  return done;
+  std::byte* out = to.data();
+  return cursor.walk(to.size(), [&out](std::byte* run, std::size_t n) {
+    std::memcpy(out, run, n);
+    out += n;
+    return true;
+  });
 }
 
 }  // namespace railmpi::base

@@ -8,8 +8,8 @@
 // communicators, no requests. Peers are named by their job-wide rank (0 .. job size - 1).
 //
 // Back-pressure contract (one for every device):
-//   send() either transmits the frame at once (returns SendResult::done: header and payload may be
-//   reused immediately, on_done is NOT called), or keeps a pointer to the SendOp and returns
+//   send() either transmits the frame at once (returns SendResult::done: header and payload (or
+//   layout) may be reused immediately, on_done is NOT called), or keeps a pointer to the SendOp and returns
 //   SendResult::queued. A queued op is finished later, inside poll() (or inside a later send()),
 //   and then op.on_done(op) is called exactly once. Until then the caller keeps the SendOp alive
 //   and the payload unchanged. send() never blocks and never fails: a peer that cannot be reached
@@ -48,6 +48,12 @@ struct SendOp {
   std::uint32_t header_len = 0;
   const std::byte* payload = nullptr;
   std::size_t payload_len = 0;
+  // A gathered payload: when set, the payload is the bytes [layout_offset, layout_offset +
+  // payload_len) of the layout (in its order) and `payload` is unused. The device copies the runs
+  // straight from where they are (iovecs, segment-wise copies): no packed copy is made. The
+  // layout and its memory stay valid and unchanged until the op is finished, like a payload.
+  const base::Layout* layout = nullptr;
+  std::size_t layout_offset = 0;
   void (*on_done)(SendOp&) = nullptr;  // only for ops that were queued
   void* owner = nullptr;               // for the caller's use in on_done
 
@@ -88,7 +94,7 @@ struct FrameHandler {
   void (*on_peer_failed)(void* ctx, int peer, std::string_view why) = nullptr;
   // A part of a `placeable` frame, or a whole one that crossed a multi-rail route: `header` is
   // the sender's header, `payload` the bytes found at `part_offset` in the sender's payload.
-  // Devices never call it; the multi-method layer does.
+  // The multi-method layer calls it, and so does the self device for a gathered placeable payload.
   void (*on_frame_part)(void* ctx, int peer, std::span<const std::byte> header, std::size_t part_offset,
                         std::span<const std::byte> payload) = nullptr;
 };

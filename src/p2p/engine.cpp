@@ -64,13 +64,13 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   const device::Figures& fig = mcm_.figures(peer);
   const bool eager = bytes <= fig.eager_limit;
   if (layout) [[unlikely]] {
+    // No pack on either side: eager frames and data packets are gathered by the device from the
+    // runs (SendOp::layout), or the receiver reads the runs itself (single copy, described in
+    // the rts).
     r.layout = layout;
-    if (eager || !fig.single_copy || layout->blocks.size() > kMaxLayoutBlocks ||
-        layout->mean_run() < kMinSingleCopyRun) {
-      pack_layout(r);  // r.buf = the packed copy; the send goes on as a contiguous one
-    } else {
-      // The rts describes the runs; the receiver reads them itself (no pack on either side).
-      r.buf = nullptr;
+    r.buf = nullptr;
+    if (!eager && fig.single_copy && layout->blocks.size() <= kMaxLayoutBlocks &&
+        layout->mean_run() >= kMinSingleCopyRun) {
       const std::size_t n = layout->blocks.size();
       r.packed = new std::byte[sizeof(LayoutWire) + n * sizeof(base::Strided)];
       const LayoutWire w{reinterpret_cast<std::uint64_t>(layout->base), layout->repeat,
@@ -88,6 +88,8 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
     r.op.header_len = sizeof ch;
     r.op.payload = r.buf;
     r.op.payload_len = bytes;
+    r.op.layout = r.layout;
+    r.op.layout_offset = 0;
     r.waiting = 1;
   } else {
     WireHeader h{};
@@ -101,13 +103,16 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
       h.flags = mode == SendMode::synchronous ? kFlagSync : 0;
       r.op.payload = r.buf;
       r.op.payload_len = bytes;
+      r.op.layout = r.layout;
+      r.op.layout_offset = 0;
       r.waiting = mode == SendMode::synchronous ? 2 : 1;  // frame out (+ sync_ack)
     } else {
       h.kind = FrameKind::rts;
-      h.aux = id_of(r.buf);
+      h.aux = id_of(r.buf);  // 0 for a layout: not readable as one buffer
       r.op.payload = nullptr;
       r.op.payload_len = 0;
-      if (r.layout && !r.buf) {
+      r.op.layout = nullptr;
+      if (r.packed) {
         h.flags = kFlagLayout;
         r.op.payload = r.packed;
         r.op.payload_len = sizeof(LayoutWire) + r.layout->blocks.size() * sizeof(base::Strided);
@@ -141,17 +146,9 @@ void Engine::on_send_op_done(device::SendOp& op) {
   e.pump_data(r);
 }
 
-void Engine::pack_layout(Request& r) {
-  delete[] r.packed;
-  r.packed = new std::byte[std::max<std::size_t>(r.total, 1)];
-  base::gather(*r.layout, 0, {r.packed, r.total});
-  r.buf = r.packed;
-}
-
 void Engine::pump_data(Request& r) {
-  if (r.layout && r.buf != r.packed) [[unlikely]]
-    pack_layout(r);  // the receiver could not read the runs itself: send them packed
   const std::size_t packet = mcm_.figures(r.peer).max_payload;
+  r.op.layout = r.layout;  // a layout's packets are gathered from its runs by the device
   while (r.offset < r.total) {
     const std::size_t n = std::min(packet, r.total - r.offset);
     WireHeader h{};
@@ -159,7 +156,8 @@ void Engine::pump_data(Request& r) {
     h.req = r.remote_req;
     h.aux = r.offset;
     put_header(r.op, h);
-    r.op.payload = r.buf + r.offset;
+    r.op.payload = r.layout ? nullptr : r.buf + r.offset;
+    r.op.layout_offset = r.offset;
     r.op.payload_len = n;
     r.op.placeable = true;  // the receiver places it by its offset: the mcm may stripe it
     r.offset += n;
@@ -294,7 +292,8 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
   const std::size_t n = std::min(size, r.bytes);
   r.truncated = size > r.bytes;
   r.status_bytes = n;
-  if (mcm_.figures(peer).single_copy && read_single_copy(r, peer, n, sender_addr, sender_layout)) {
+  const bool readable = sender_addr != 0 || !sender_layout.empty();  // else the sender gathers packets
+  if (readable && mcm_.figures(peer).single_copy && read_single_copy(r, peer, n, sender_addr, sender_layout)) {
     send_control(peer, FrameKind::fin, sender_req, 0);
     complete(r);
     return;

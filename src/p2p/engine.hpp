@@ -43,8 +43,9 @@ class Engine {
 
   // Starts a send of `bytes` contiguous bytes to job rank `peer`. `source` is the sender's rank in
   // the communicator with context `context`. Completion is reported through r.complete. With a
-  // `layout` (non-contiguous source, alive until completion) `buf` is unused: a receiver with single
-  // copy reads the runs directly; otherwise the engine packs them.
+  // `layout` (non-contiguous source, alive until completion) `buf` is unused and nothing is packed:
+  // a receiver with single copy reads the runs directly (rendezvous, runs of a page or more);
+  // otherwise the device gathers the eager frame or the data packets from the runs.
   void isend(Request& r, const void* buf, std::size_t bytes, int peer, int context, int source, int tag,
              SendMode mode, Marker marker, const base::Layout* layout = nullptr);
 
@@ -68,8 +69,6 @@ class Engine {
   std::size_t unexpected_count() const { return unexpected_.size(); }
 
  private:
-  // A layout send that cannot (or can no longer) go by single copy: its bytes packed into r.packed.
-  static void pack_layout(Request& r);
   // Single copy of a matched rendezvous into the receive's destination; false: use cts + data.
   bool read_single_copy(Request& r, int peer, std::size_t n, std::uint64_t sender_addr,
                         std::span<const std::byte> sender_layout);

@@ -40,7 +40,7 @@ struct Request {
   std::size_t bytes = 0;  // send: message size; recv: capacity
   // Non-contiguous user buffer (then buf is unused): recv destination / send source.
   const base::Layout* layout = nullptr;
-  std::byte* packed = nullptr;  // send: engine-owned copy of a layout's bytes, or its rts description
+  std::byte* packed = nullptr;  // send: engine-owned rts description of a layout (single copy)
 
   // Status once complete.
   int status_source = 0;

@@ -31,7 +31,7 @@ struct WireHeader {
   std::int32_t tag;
   std::uint64_t size;    // message size in bytes (eager, rts)
   std::uint64_t req;     // rts/cts/fin/sync_ack: sender request; data: receiver request
-  std::uint64_t aux;     // rts: sender buffer address; cts: receiver request; data: offset
+  std::uint64_t aux;     // rts: sender buffer address (0: not readable, answer cts); cts: receiver request; data: offset
 };
 static_assert(sizeof(WireHeader) == 40);
 static_assert(sizeof(WireHeader) <= device::kMaxUserHeader);
@@ -45,12 +45,13 @@ struct LayoutWire {
   std::uint64_t bytes_per_copy;
   std::uint64_t blocks;
 };
-// Senders with more blocks than this pack their data instead (the rts stays small).
+// Senders with more blocks than this send their data in packets instead (the rts stays small).
 inline constexpr std::size_t kMaxLayoutBlocks = 64;
 // Single copy straight between non-contiguous buffers only when their runs average at least a page:
 // process_vm_readv pins every page a run touches, so runs of a few hundred bytes spread over many
-// pages cost more than packing them (bench/vector_columns: 256-byte runs 4x slower, 4 KiB runs even,
-// 8-16 KiB runs 1.7-2.7x faster than pack-then-send).
+// pages cost more than copying them through the device (bench/vector_columns: 256-byte runs 4x
+// slower, 4 KiB runs even, 8-16 KiB runs 1.7-2.7x faster than pack-then-send). Shorter runs travel
+// as data packets the sender's device gathers from them.
 inline constexpr std::size_t kMinSingleCopyRun = 4096;
 
 // Header caching: a message whose envelope (context, source, tag) repeats the previous eager or

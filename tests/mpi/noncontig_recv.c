@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
         MPI_OK(MPI_Type_create_resized(back, 0, 112, &backr));
         MPI_OK(MPI_Type_commit(&backr));
         cases[3] = (case_t){"resized hvector stride -24", backr, 72};
-        /* More blocks than a rendezvous request describes: the sender packs them. */
+        /* More blocks than a rendezvous request describes: the sender's device gathers them. */
         int mbl[100], mdisp[100];
         for (int i = 0, at = 0; i < 100; i++) {
             mbl[i] = 1 + i % 3;

@@ -1,8 +1,13 @@
 // The `self` device: frames a rank sends to itself. Zero-copy: a sent op is queued and delivered
-// from its own header and payload in the next poll(), then completed.
+// from its own header and payload in the next poll(), then completed. A gathered payload (a
+// layout) is copied out of its runs into a scratch buffer: a placeable frame larger than
+// kGatherChunk in parts of kGatherChunk bytes (FrameHandler::on_frame_part), so the scratch stays
+// small; any other frame (eager sizes) whole.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "device/device.hpp"
 
@@ -37,8 +42,10 @@ class SelfDevice final : public Device {
       SendOp* op = head_;
       head_ = op->next;
       if (!head_) tail_ = nullptr;
-      handler_.on_frame(handler_.ctx, me_, {op->header.data(), op->header_len},
-                        {op->payload, op->payload_len});
+      if (op->layout) [[unlikely]]
+        deliver_gathered(*op);
+      else
+        handler_.on_frame(handler_.ctx, me_, {op->header.data(), op->header_len}, {op->payload, op->payload_len});
       if (op->on_done) op->on_done(*op);
       ++events;
       if (op == last) break;
@@ -69,8 +76,27 @@ class SelfDevice final : public Device {
   void shutdown() override {}
 
  private:
+  static constexpr std::size_t kGatherChunk = 64 * 1024;
+
+  void deliver_gathered(const SendOp& op) {
+    const std::span<const std::byte> header{op.header.data(), op.header_len};
+    if (op.placeable && op.payload_len > kGatherChunk && handler_.on_frame_part) {
+      scratch_.resize(kGatherChunk);
+      for (std::size_t at = 0; at < op.payload_len; at += kGatherChunk) {
+        const std::size_t n = std::min(kGatherChunk, op.payload_len - at);
+        base::gather(*op.layout, op.layout_offset + at, {scratch_.data(), n});
+        handler_.on_frame_part(handler_.ctx, me_, header, at, {scratch_.data(), n});
+      }
+      return;
+    }
+    scratch_.resize(op.payload_len);
+    base::gather(*op.layout, op.layout_offset, scratch_);
+    handler_.on_frame(handler_.ctx, me_, header, scratch_);
+  }
+
   int me_;
   FrameHandler handler_{};
+  std::vector<std::byte> scratch_;
   SendOp* head_ = nullptr;
   SendOp* tail_ = nullptr;
 };

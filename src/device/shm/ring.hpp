@@ -103,6 +103,16 @@ class RingProducer {
   bool try_write(const std::byte* header, std::uint32_t header_len, const std::byte* payload,
                  std::size_t payload_len,
                  std::memory_order publish = std::memory_order_release) {
+    return try_write_with(header, header_len, payload_len,
+                          [payload](std::byte* to, std::size_t n) { std::memcpy(to, payload, n); }, publish);
+  }
+
+  // As try_write, but the payload is produced in place: fill(to, payload_len) writes the payload
+  // bytes straight into the cells (a gather from non-contiguous memory needs no staging copy).
+  // fill is called only when payload_len > 0 and the frame fits.
+  template <class Fill>
+  bool try_write_with(const std::byte* header, std::uint32_t header_len, std::size_t payload_len, Fill&& fill,
+                      std::memory_order publish = std::memory_order_release) {
     const std::size_t k = frame_cells(header_len, payload_len);
     const std::size_t idx = tail_ & mask_;
     const std::size_t skip = idx + k > count_ ? count_ - idx : 0;
@@ -115,7 +125,7 @@ class RingProducer {
     ch->header_len = static_cast<std::uint8_t>(header_len);
     std::byte* p = first->bytes + kCellHeaderBytes;
     if (header_len) std::memcpy(p, header, header_len);
-    if (payload_len) std::memcpy(p + header_len, payload, payload_len);
+    if (payload_len) fill(p + header_len, payload_len);
     // The cell after this frame becomes the consumer's next look-up: make sure it reads "empty".
     const std::uint64_t next = pos + k;
     detail::store(detail::header_of(&cells_[next & mask_])->seq, 0, std::memory_order_relaxed);

@@ -226,6 +226,17 @@ inline void ShmDevice::ring_doorbell(Peer& p) {
   }
 }
 
+// seq_cst publication: ring_doorbell() then checks the peer's sleep flag (Dekker pairing).
+inline bool ShmDevice::write_frame(Peer& p, const SendOp& op) {
+  if (op.layout == nullptr) [[likely]]
+    return p.out.try_write(op.header.data(), op.header_len, op.payload, op.payload_len, std::memory_order_seq_cst);
+  // A gathered payload: its runs are copied segment-wise straight into the cells.
+  return p.out.try_write_with(
+      op.header.data(), op.header_len, op.payload_len,
+      [&op](std::byte* to, std::size_t n) { base::gather(*op.layout, op.layout_offset, {to, n}); },
+      std::memory_order_seq_cst);
+}
+
 SendResult ShmDevice::send(int peer, SendOp& op) {
   const int idx = (peer >= 0 && peer < job_size_) ? index_of_rank_[std::size_t(peer)] : -1;
   if (idx < 0) [[unlikely]] {
@@ -240,9 +251,7 @@ SendResult ShmDevice::send(int peer, SendOp& op) {
                 op.header_len, op.payload_len, max_payload_);
   }
   if (p.failed) [[unlikely]] return SendResult::done;  // already reported
-  if (p.qhead == nullptr &&
-      p.out.try_write(op.header.data(), op.header_len, op.payload, op.payload_len,
-                      std::memory_order_seq_cst)) [[likely]] {
+  if (p.qhead == nullptr && write_frame(p, op)) [[likely]] {
     ring_doorbell(p);
     return SendResult::done;
   }
@@ -261,10 +270,7 @@ SendResult ShmDevice::send(int peer, SendOp& op) {
 int ShmDevice::advance_queue(Peer& p) {
   int events = 0;
   while (SendOp* op = p.qhead) {
-    if (!p.out.try_write(op->header.data(), op->header_len, op->payload, op->payload_len,
-                         std::memory_order_seq_cst)) {
-      break;
-    }
+    if (!write_frame(p, *op)) break;
     ring_doorbell(p);
     p.qhead = op->next;
     if (!p.qhead) p.qtail = nullptr;

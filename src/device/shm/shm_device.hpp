@@ -96,6 +96,8 @@ class ShmDevice final : public Device {
   std::size_t slot_offset(int rank) const { return 4096 + std::size_t(rank) * slot_bytes(); }
   SegmentControl* my_ctrl() const { return reinterpret_cast<SegmentControl*>(segment_.data()); }
   void ring_doorbell(Peer& p);
+  // Copies op's frame (payload, or its layout's runs) into p's ring; false when it does not fit now.
+  bool write_frame(Peer& p, const SendOp& op);
   int advance_queue(Peer& p);
   bool anything_to_do(std::memory_order mo);
   void check_peers_alive();

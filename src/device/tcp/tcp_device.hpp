@@ -93,6 +93,9 @@ class TcpDevice final : public Device {
   void close_conn(Conn* conn);
   void set_out_armed(Conn* conn, bool armed);
 
+  // Writes as much of a gathered frame (op.layout) as the socket takes now, resumed from
+  // op.progress. True when the frame is finished: all written, or the peer failed.
+  bool write_gathered(Peer& peer, SendOp& op);
   void enqueue(Peer& peer, SendOp& op);
   SendOp* pop(Peer& peer);
   int flush(Peer& peer);  // writes queued ops of the peer's active connection; ops finished
@@ -116,6 +119,10 @@ class TcpDevice final : public Device {
   const std::size_t eager_limit_;
   const in_addr bind_;
   FrameHandler handler_{};
+  // Where short runs of gathered payloads are copied just before a sendmsg (see add_iov).
+  static constexpr std::size_t kStageBytes = 64 * 1024;
+  std::unique_ptr<std::byte[]> stage_storage_;
+  std::span<std::byte> stage_;
 
   PollGroup* const group_;
   int epoll_fd_ = -1;  // the group's set, or this channel's own

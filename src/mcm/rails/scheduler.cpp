@@ -122,10 +122,18 @@ device::SendResult Scheduler::send(int peer, device::SendOp& op) {
   tx.xmit = t.xmit;
   const bool copied = op.payload_len <= kCopyLimit;
   if (copied) {
-    tx.copy.assign(op.payload, op.payload + op.payload_len);
+    if (op.layout == nullptr) [[likely]] {
+      tx.copy.assign(op.payload, op.payload + op.payload_len);
+    } else {
+      tx.copy.resize(op.payload_len);
+      base::gather(*op.layout, op.layout_offset, tx.copy);  // the copy kept for a resend is the packed one
+    }
     tx.op.payload = tx.copy.data();
+    tx.op.layout = nullptr;
   } else {
     tx.op.payload = op.payload;
+    tx.op.layout = op.layout;
+    tx.op.layout_offset = op.layout_offset;
     tx.parent = &op;
     op.parts_pending = 1;
   }
@@ -180,7 +188,12 @@ device::SendResult Scheduler::send_striped(int peer, PeerRails& p, device::SendO
     tx.xmit = p.next_xmit;
     p.next_xmit = next_seq(p.next_xmit);
     append_trailer(tx.op, Trailer{0, static_cast<std::uint32_t>(offset), tx.xmit, 0});
-    tx.op.payload = op.payload + offset;
+    if (op.layout == nullptr) {
+      tx.op.payload = op.payload + offset;
+    } else {  // the part's runs are gathered by its channel
+      tx.op.layout = op.layout;
+      tx.op.layout_offset = op.layout_offset + offset;
+    }
     tx.op.payload_len = sizes[i];
     ++channels_[static_cast<std::size_t>(p.lanes[static_cast<std::size_t>(in_service[i])].channel)].stats.parts;
     ++op.parts_pending;
@@ -208,6 +221,9 @@ TxOp* Scheduler::tx_op() {
     tx->op.on_done = &Scheduler::on_tx_done;
   }
   tx->op.header_len = 0;
+  tx->op.payload = nullptr;
+  tx->op.layout = nullptr;
+  tx->op.layout_offset = 0;
   tx->parent = nullptr;
   tx->in_channel = false;
   tx->acked = false;

@@ -10,9 +10,10 @@
 //
 // Acknowledgements (failover): every frame and part also carries a per-peer transmission number
 // (Trailer::xmit) and the cumulative acknowledgement of the peer's numbers. Until acknowledged,
-// a frame is kept (unacked.hpp): a small whole frame (<= kCopyLimit) as a copy, and the caller's
-// op is done at once; a larger one, or a striped one, in place: the caller's op finishes when
-// every part is acknowledged. The receiver drops duplicates by number (receipts.hpp) and
+// a frame is kept (unacked.hpp): a small whole frame (<= kCopyLimit) as a copy (a gathered
+// payload, SendOp::layout, is gathered into it), and the caller's op is done at once; a larger
+// one, or a striped one, in place (a gathered payload stays gathered: each part is the layout at
+// its own offset): the caller's op finishes when every part is acknowledged. The receiver drops duplicates by number (receipts.hpp) and
 // acknowledges in the trailer of its own traffic, or with an explicit control frame after
 // kAckFrames frames or kAckBytes bytes, or when its progress finds nothing else to do.
 //

@@ -106,6 +106,20 @@ TEST(Layout, CursorRunsAreMaximalAndBounded) {
   EXPECT_TRUE(c.done());
 }
 
+TEST(Layout, OneStridedBlockAndContiguous) {
+  std::vector<std::byte> mem(256);
+  const Strided block{8, 5, 4, 20};
+  const Layout l = railmpi::base::strided_layout(mem.data(), block);
+  EXPECT_EQ(l.bytes(), 20u);
+  EXPECT_EQ(l.extent, 8 + 3 * 20 + 5 - 8);
+  check_every_window(l, mem, 0);
+  Strided one;
+  const Layout c = railmpi::base::contiguous_layout(mem.data() + 3, 50, one);
+  EXPECT_EQ(c.bytes(), 50u);
+  EXPECT_EQ(c.extent, 50);
+  check_every_window(c, mem, 3);
+}
+
 TEST(Layout, EmptyLayout) {
   const Layout l{};
   LayoutCursor c(l, 0);

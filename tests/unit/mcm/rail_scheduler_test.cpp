@@ -211,6 +211,61 @@ TEST(RailScheduler, BindingUsesOnlyTheBoundChannel) {
   EXPECT_EQ(nodes[0]->channels[1].stats.frames, 1u);
 }
 
+// Gathered payloads (SendOp::layout) through the scheduler: a placeable window of a layout striped
+// across both channels (each part is the layout at the part's offset), a small ordered frame
+// (copied for a resend: gathered into the copy, done at once, later changes of the source do not
+// show) and a large ordered one (kept in place until acknowledged).
+TEST(RailScheduler, GatheredPayloadsStripedCopiedAndInPlace) {
+  auto nodes = make_pair(Policy::striping);
+  const base::Strided block{0, 600, 4096, 1000};  // 2.4 MiB in runs of 600 bytes
+  std::vector<std::byte> memory = pattern(4096 * 1000, 5);
+  const base::Layout layout = base::strided_layout(memory.data(), block);
+  std::vector<std::byte> packed(layout.bytes());
+  for (std::size_t r = 0; r < block.count; ++r)
+    std::memcpy(packed.data() + r * block.length, memory.data() + r * 1000, block.length);
+
+  // Striped: bytes [12345, 12345 + 1 MiB) of the layout, placed at 1000 by the receiver.
+  const std::size_t at = 12345, bytes = 1 << 20;
+  nodes[1]->got.placed.assign(bytes + 1000, std::byte{0});
+  device::SendOp striped;
+  const std::uint64_t base = 1000;
+  std::memcpy(striped.header.data(), &base, sizeof base);
+  striped.header_len = 40;
+  striped.layout = &layout;
+  striped.layout_offset = at;
+  striped.payload_len = bytes;
+  striped.placeable = true;
+  int striped_done = 0;
+  striped.on_done = Counter::on_done;
+  striped.owner = &striped_done;
+  ASSERT_EQ(nodes[0]->scheduler->send(1, striped), device::SendResult::queued);
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.placed_bytes == bytes && striped_done == 1; }));
+  EXPECT_EQ(nodes[1]->got.parts, 2);
+  EXPECT_TRUE(std::equal(packed.begin() + at, packed.begin() + at + bytes, nodes[1]->got.placed.begin() + 1000));
+
+  // Ordered: a small window (copied) and the whole layout (in place).
+  std::vector<device::SendOp> ops(2);
+  int done = 0;
+  const std::vector<std::byte> none;
+  numbered_frame(ops[0], 0, none, done);
+  ops[0].layout = &layout;
+  ops[0].layout_offset = 777;
+  ops[0].payload_len = 5000;
+  numbered_frame(ops[1], 1, none, done);
+  ops[1].layout = &layout;
+  ops[1].payload_len = layout.bytes();
+  ASSERT_EQ(nodes[0]->scheduler->send(1, ops[0]), device::SendResult::done);  // copied
+  const std::byte kept = memory[2 * 1000];  // in the window's runs: byte 777 + 423 of the layout
+  memory[2 * 1000] = ~kept;
+  ASSERT_EQ(nodes[0]->scheduler->send(1, ops[1]), device::SendResult::queued);  // in place
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() == 2 && done == 1; }));
+  std::vector<std::byte> window(packed.begin() + 777, packed.begin() + 777 + 5000);
+  EXPECT_EQ(window[1200 - 777], kept);
+  EXPECT_TRUE(nodes[1]->got.payloads[0] == window);
+  packed[1200] = ~kept;  // the in-place frame was gathered when written: it has the change
+  EXPECT_TRUE(nodes[1]->got.payloads[1] == packed);
+}
+
 TEST(RailScheduler, LostPeerIsReportedOnceNamingTheChannel) {
   auto nodes = make_pair(Policy::round_robin);
   nodes[0]->got.expect_failure = true;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -115,6 +116,36 @@ TEST(ShmRing, FullRingRefusesThenAcceptsAfterDrain) {
   std::byte h[64]{};
   EXPECT_TRUE(p.try_write(h, 64, big.data(), big.size()));
   EXPECT_EQ(c.drain([](auto, auto) {}, 10).frames, 1);
+}
+
+// A payload produced in place (a gather) lands in the cells like a copied one, also across the
+// ring's wrap; fill is not called for an empty payload nor for a frame that does not fit.
+TEST(ShmRing, PayloadFilledInPlace) {
+  RingMemory m(64);
+  RingProducer p;
+  RingConsumer c;
+  p.attach(m.mem, m.cells);
+  c.attach(m.mem, m.cells);
+  std::byte h[8]{};
+  std::uint64_t sent = 0, received = 0;
+  int fills = 0, expected_fills = 0;
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t len = std::size_t(round * 37) % (ring_max_payload(64) + 1);
+    const bool wrote = p.try_write_with(h, 8, len, [&](std::byte* to, std::size_t n) {
+      ++fills;
+      EXPECT_EQ(n, len);
+      for (std::size_t i = 0; i < n; ++i) to[i] = pattern(sent, i);
+    });
+    if (wrote) {
+      ++sent;
+      expected_fills += len > 0;
+    }
+    EXPECT_EQ(fills, expected_fills);
+    c.drain([&](auto, std::span<const std::byte> pl) { ASSERT_TRUE(check(pl, received++)); }, round % 3);
+  }
+  c.drain([&](auto, std::span<const std::byte> pl) { ASSERT_TRUE(check(pl, received++)); }, 1 << 30);
+  EXPECT_EQ(sent, received);
+  EXPECT_GT(p.tail(), 64u * 10);  // wrapped
 }
 
 // Producer and consumer threads, millions of frames of random sizes.

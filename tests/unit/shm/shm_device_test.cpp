@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -419,6 +420,77 @@ TEST(ShmDevice, BackPressureOnDoneOncePerQueuedOp) {
         if (id != std::uint64_t(next) || pl.size() != 1000) ok = false;
         for (std::size_t j = 0; ok && j < pl.size(); ++j)
           if (pl[j] != pat(id, j)) ok = false;
+        ++next;
+      };
+      dev->set_handler(h.raw());
+      CHECK(poll_until(*dev, [&] { return next == kOps; }));
+      CHECK(ok);
+    }
+    finish(*dev);
+    return 0;
+  });
+}
+
+// Gathered payloads (SendOp::layout): windows of a non-contiguous source (5-byte runs 9 bytes
+// apart, then 3000-byte runs) are copied run by run into the cells, at once or from the queue
+// while the receiver sleeps, mixed with contiguous frames; they arrive in order, as the packed bytes.
+TEST(ShmDevice, GatheredPayloadsSegmentWise) {
+  run_ranks(2, [](int rank) {
+    base::Settings s = default_settings();
+    s.shm_ring_bytes = 64 * 1024;  // 16 KiB payloads at most
+    auto dev = start(rank, 2, s);
+    const base::Strided blocks[2] = {{0, 5, 700, 9}, {6400, 3000, 4, 3100}};
+    std::vector<std::byte> memory(6400 + 4 * 3100);
+    for (std::size_t j = 0; j < memory.size(); ++j) memory[j] = pat(7, j);
+    base::Layout layout;
+    layout.base = memory.data();
+    layout.blocks = blocks;
+    layout.repeat = 1;
+    layout.extent = std::ptrdiff_t(memory.size());
+    layout.bytes_per_copy = 5 * 700 + 3000 * 4;
+    std::vector<std::byte> packed;  // by plain expansion
+    for (const auto& b : blocks)
+      for (std::size_t r = 0; r < b.count; ++r)
+        for (std::size_t i = 0; i < b.length; ++i) packed.push_back(memory[std::size_t(b.offset) + r * std::size_t(b.stride) + i]);
+    constexpr int kOps = 600;
+    auto window = [&](int i, std::size_t& at, std::size_t& len) {
+      at = std::size_t(i) * 131 % packed.size();
+      len = std::min<std::size_t>(std::size_t(i) * 977 % (16 * 1024 - 64), packed.size() - at);
+    };
+    if (rank == 0) {
+      std::vector<SendOp> ops(kOps);
+      int queued = 0, done_calls = 0;
+      for (int i = 0; i < kOps; ++i) {
+        SendOp& op = ops[i];
+        fill_op(op, 8, std::uint64_t(i));
+        std::size_t at, len;
+        window(i, at, len);
+        if (i % 5 == 4) {  // a contiguous frame now and then
+          op.payload = packed.data() + at;
+        } else {
+          op.layout = &layout;
+          op.layout_offset = at;
+        }
+        op.payload_len = len;
+        op.owner = &done_calls;
+        op.on_done = [](SendOp& o) { ++*static_cast<int*>(o.owner); };
+        if (dev->send(1, op) == SendResult::queued) ++queued;
+      }
+      CHECK(queued > 0);  // the receiver sleeps: some waited in the queue
+      CHECK(poll_until(*dev, [&] { return dev->idle(); }));
+      CHECK(done_calls == queued);
+    } else {
+      usleep(100000);
+      int next = 0;
+      bool ok = true;
+      Handler h;
+      h.frame = [&](int, std::span<const std::byte> hd, std::span<const std::byte> pl) {
+        std::uint64_t id;
+        std::memcpy(&id, hd.data(), 8);
+        std::size_t at, len;
+        window(next, at, len);
+        if (id != std::uint64_t(next) || pl.size() != len || std::memcmp(pl.data(), packed.data() + at, len) != 0)
+          ok = false;
         ++next;
       };
       dev->set_handler(h.raw());

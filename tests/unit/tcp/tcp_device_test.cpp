@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -18,6 +19,7 @@
 #include "base/settings.hpp"
 #include "device/tcp/net.hpp"
 #include "device/tcp/tcp_device.hpp"
+#include "device/tcp/wire.hpp"
 
 namespace railmpi::device::tcp {
 namespace {
@@ -353,6 +355,115 @@ TEST(TcpDevice, BackPressureTwoHundredMegabytes) {
     queued += was_queued[i];
   }
   EXPECT_GT(queued, 0);
+}
+
+// A non-contiguous source: `repeat` copies of 3000 runs of 7 bytes (stride 13), 5 runs of 100000
+// bytes (stride 100017) and 100 runs of 16 bytes that touch (stride 16), over a patterned buffer.
+struct GatherSource {
+  std::vector<base::Strided> blocks{{0, 7, 3000, 13}, {40000, 100000, 5, 100017}, {560000, 16, 100, 16}};
+  std::vector<std::byte> memory;
+  base::Layout layout;
+  explicit GatherSource(std::size_t repeat) {
+    layout.repeat = repeat;
+    layout.extent = 562000;
+    for (const auto& b : blocks) layout.bytes_per_copy += b.length * b.count;
+    layout.blocks = blocks;
+    memory = pattern(std::size_t(layout.extent) * repeat, 11);
+    layout.base = memory.data();
+  }
+  // The layout's bytes in order, read through a plain expansion of the blocks.
+  std::vector<std::byte> packed() const {
+    std::vector<std::byte> out;
+    for (std::size_t k = 0; k < layout.repeat; ++k)
+      for (const auto& b : blocks)
+        for (std::size_t r = 0; r < b.count; ++r)
+          for (std::size_t i = 0; i < b.length; ++i)
+            out.push_back(memory[k * std::size_t(layout.extent) + std::size_t(b.offset) + r * std::size_t(b.stride) + i]);
+    return out;
+  }
+};
+
+// Gathered payloads (whole layouts and windows of one, runs straddling the iovec batches of send()
+// and flush()) interleaved with contiguous frames, sent while the receiver is not reading (partial
+// writes, queued ops resumed from the middle of a run), arrive intact and in order.
+TEST(TcpDevice, GatheredPayloadsInOrderThroughPartialWrites) {
+  auto nodes = make_job(2);
+  GatherSource src(3);
+  const std::size_t total = src.layout.bytes();
+  const std::vector<std::byte> packed = src.packed();
+  ASSERT_EQ(packed.size(), total);
+  const std::vector<std::byte> contiguous = pattern(70000, 5);
+  // (offset, length) windows; length 0 sends a contiguous frame instead.
+  const std::vector<std::pair<std::size_t, std::size_t>> windows = {
+      {0, total}, {0, 0}, {5, 12}, {20990, 600000}, {0, 0}, {1, 0}, {total - 1000, 1000}, {0, total}, {0, 0}};
+  std::vector<SendOp> ops(windows.size() * 4);
+  int done = 0, queued = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const auto [at, len] = windows[i % windows.size()];
+    SendOp& op = ops[i];
+    set_header(op, i);
+    if (len == 0) {
+      op.payload = contiguous.data();
+      op.payload_len = contiguous.size();
+    } else {
+      op.layout = &src.layout;
+      op.layout_offset = at;
+      op.payload_len = len;
+    }
+    op.on_done = DoneCounter::on_done;
+    op.owner = &done;
+    if (nodes[0]->dev->send(1, op) == SendResult::queued) ++queued;
+    if (i == 0) {  // connect first, so later sends write at once until the socket is full
+      ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->frames.size() == 1; }));
+      nodes[1]->frames.clear();
+    }
+    nodes[0]->dev->poll();  // the sender alone makes progress
+  }
+  EXPECT_FALSE(nodes[0]->dev->idle());
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->frames.size() == ops.size() - 1 && done == queued; }, 30s));
+  for (std::size_t i = 1; i < ops.size(); ++i) {
+    const Frame& f = nodes[1]->frames[i - 1];
+    const auto [at, len] = windows[i % windows.size()];
+    ASSERT_EQ(header_value(f.header), i);
+    if (len == 0) EXPECT_EQ(f.payload, contiguous) << "frame " << i;
+    else EXPECT_TRUE(f.payload.size() == len && std::equal(f.payload.begin(), f.payload.end(), packed.begin() + std::ptrdiff_t(at)))
+        << "frame " << i;
+  }
+  EXPECT_TRUE(nodes[0]->failures.empty());
+}
+
+// No staging copy: a gathered payload is read from its runs when it is written, not when it is
+// sent. Bytes changed after send() returned queued and before they were written arrive changed.
+TEST(TcpDevice, GatheredPayloadIsReadWhenWrittenNotWhenSent) {
+  auto nodes = make_job(2);
+  SendOp hello;
+  set_header(hello, 1);
+  nodes[0]->dev->send(1, hello);
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->frames.size() == 1; }));  // connected
+  // 32 MiB in runs of 1000 bytes (stride 1024): more than the socket buffers hold.
+  const base::Strided block{0, 1000, 32 * 1024, 1024};
+  std::vector<std::byte> memory = pattern(std::size_t(block.count) * 1024, 9);
+  const base::Layout layout = base::strided_layout(memory.data(), block);
+  SendOp op;
+  set_header(op, 2);
+  op.layout = &layout;
+  op.payload_len = layout.bytes();
+  int done = 0;
+  op.on_done = DoneCounter::on_done;
+  op.owner = &done;
+  ASSERT_EQ(nodes[0]->dev->send(1, op), SendResult::queued);
+  const std::size_t before = sizeof(wire::Prefix) + op.header_len;
+  ASSERT_GT(op.progress, before);
+  const std::size_t written = op.progress - before;  // payload bytes handed to the kernel
+  ASSERT_LT(written, op.payload_len);
+  std::vector<std::byte> expected(op.payload_len);
+  base::gather(layout, 0, expected);
+  for (std::size_t i = written; i < expected.size(); ++i) expected[i] = ~expected[i];
+  for (std::size_t r = 0; r < block.count; ++r)  // change every byte of the layout not written yet
+    for (std::size_t i = 0; i < block.length; ++i)
+      if (r * block.length + i >= written) memory[r * 1024 + i] = ~memory[r * 1024 + i];
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->frames.size() == 2 && done == 1; }, 30s));
+  EXPECT_TRUE(nodes[1]->frames[1].payload == expected);
 }
 
 // on_frame answers with send(): 1000 round trips of ping-pong.
