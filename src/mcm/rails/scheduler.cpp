@@ -15,6 +15,7 @@ constexpr std::chrono::milliseconds kCheckEvery{50};     // stalled channels, re
 constexpr std::chrono::milliseconds kFirstRetry{100};    // reconnection back-off: first step
 constexpr std::chrono::milliseconds kMaxRetry{1000};     // and its ceiling
 constexpr unsigned kTicksPerClock = 64;                  // busy rounds between clock reads
+constexpr std::chrono::milliseconds kMinStallLimit{250}; // floor of the limit with other rails in service
 
 // A control frame: the trailer alone (xmit 0), carrying an acknowledgement and, for `kind`
 // kControlLaneDown, the channel it announces in `arg`.
@@ -491,21 +492,31 @@ void Scheduler::check_lanes(Clock::time_point now) {
         l.rx_seen = l.rx;
         l.last_rx = now;
       }
+    // The last channel in service to the peer gets the whole timeout: declaring it dead fails
+    // the job, and a pause of the peer's host (all its channels silent) must not. Others get a
+    // quarter of it: a wrong guess there costs one reconnection, and a real failure is over
+    // sooner (one silent channel among live ones is a dead path).
+    const auto others_limit = std::min(timeout_, std::max(timeout_ / 4, kMinStallLimit));
+    std::size_t alive = lanes_in_service(peer);  // less the ones abandoned in this round
     for (Lane& l : p.lanes) {
       auto& device = *channels_[static_cast<std::size_t>(l.channel)].device;
       if (l.in_service) {
+        const auto limit = alive > 1 ? others_limit : timeout_;
         // The peer's kernel stopped acknowledging what is in flight; or frames cannot even be
         // written (a link down on this side: nothing in flight) while another channel brings
         // the peer's frames.
-        if (device.stalled(peer, timeout_)) {
-          device.abandon(peer, "no progress for " + std::to_string(timeout_.count()) + " ms with data in flight");
-        } else if (device.blocked_for(peer) >= timeout_) {
+        if (device.stalled(peer, limit)) {
+          device.abandon(peer, "no progress for " + std::to_string(limit.count()) + " ms with data in flight");
+          --alive;
+        } else if (device.blocked_for(peer) >= limit) {
           const bool others_progress = std::any_of(p.lanes.begin(), p.lanes.end(), [&](const Lane& o) {
             return &o != &l && o.in_service && now - o.last_rx < timeout_;
           });
-          if (others_progress)
-            device.abandon(peer, "no frame written for " + std::to_string(timeout_.count()) +
+          if (others_progress) {
+            device.abandon(peer, "no frame written for " + std::to_string(limit.count()) +
                                      " ms while the other rails progress");
+            --alive;
+          }
         }
         continue;
       }
