@@ -6,6 +6,9 @@
 #   1. bandwidth (osu_bw non-blocking and -b blocking), bi-directional bandwidth (osu_bibw),
 #      4 KiB .. 16 MiB, and 8 B latency (osu_latency): RailMPI on one rail, RailMPI on two rails
 #      under every policy, Open MPI 4.1.4 (TCP BTL) on one and on two rails;
+#   latency: small-message latency (osu_latency 0..64 B), one rail and two rails under every
+#      policy, LAT_ROUNDS rounds interleaved (the configurations take turns, so a noisy moment
+#      hits all of them), medians and the ratio two rails / one rail (target <= 1.05);
 #   2. failover: osu_bw_timeline streams 1 MiB messages (rank 0 on host 0 to rank 1 on host 1)
 #      for DURATION s while rail1 of host CUT_HOST is cut at CUT_AT s and restored at
 #      RESTORE_AT s, RailMPI (two rails, default policy) and Open MPI;
@@ -23,7 +26,8 @@
 #   OUT=bench/results                     where the PNG and raw data go
 #   SKIP_OMPI=1                           RailMPI only
 #   QUICK=1                               fewer iterations, sizes up to 4 MiB
-#   PARTS="tables failover"               which parts to run
+#   LAT_ROUNDS=9                          rounds of the latency part
+#   PARTS="tables latency failover"       which parts to run
 # Needs root (network namespaces); installs gnuplot-nox if missing (for the plot only).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,8 +45,9 @@ CUT_HOST=${CUT_HOST:-0}
 CUT_HOW=${CUT_HOW:-link}
 OUT=${OUT:-$root/bench/results}
 SKIP_OMPI=${SKIP_OMPI:-0}
-PARTS=${PARTS:-"tables failover"}
-P=rbench
+PARTS=${PARTS:-"tables latency failover"}
+LAT_ROUNDS=${LAT_ROUNDS:-9}
+P=${RAILS_PREFIX:-rbench}  # test-host names (two runs at once need different prefixes)
 tool=$build/bin/railmpi-testhosts
 [ -x "$tool" ] || tool=$root/tools/testhosts/railmpi-testhosts
 mpiexec=$build/bin/mpiexec
@@ -150,6 +155,33 @@ if [ -n "$configs" ]; then
   table "Bandwidth, blocking sends (osu_bw -b)" "MB/s" bwb
   table "Bi-directional bandwidth (osu_bibw)" "MB/s" bibw
   table "Latency, 8 B (osu_latency)" "us" lat
+fi
+
+# ---- latency: interleaved rounds, medians ----
+if [[ " $PARTS " == *" latency "* ]]; then
+  lat_configs="rail1"
+  for p in $POLICIES; do lat_configs="$lat_configs $p"; done
+  for round in $(seq 1 "$LAT_ROUNDS"); do
+    echo "rails.sh: latency round $round/$LAT_ROUNDS ..." >&2
+    for c in $lat_configs; do measure $c osu_latency -s 0 -m 64 >>"$work/latr.$c"; done
+  done
+  echo
+  echo "## Small-message latency (us, one way; median of $LAT_ROUNDS interleaved rounds; RATE=$RATE per rail; load $(cut -d' ' -f1-3 /proc/loadavg))"
+  hdr="| size | 1 rail"
+  for p in $POLICIES; do hdr="$hdr | 2 rails $p"; done
+  echo "$hdr | worst 2 rails / 1 rail |"
+  echo "$hdr | worst 2 rails / 1 rail |" | sed 's/[^|]\+|/---|/g'
+  for sz in $(awk '{print $1}' "$work/latr.rail1" | sort -un); do
+    line="| $sz"; worst=0
+    one=$(awk -v s="$sz" '$1 == s {print $2}' "$work/latr.rail1" | sort -g | awk '{a[n++]=$1} END {if (n) print a[int(n/2)]}')
+    line="$line | $one"
+    for p in $POLICIES; do
+      m=$(awk -v s="$sz" '$1 == s {print $2}' "$work/latr.$p" | sort -g | awk '{a[n++]=$1} END {if (n) print a[int(n/2)]}')
+      line="$line | $m"
+      worst=$(awk -v w="$worst" -v m="$m" -v o="$one" 'BEGIN { r = (o > 0 && m != "") ? m / o : 0; print (r > w ? r : w) }')
+    done
+    echo "$line | $(printf '%.2f' "$worst") |"
+  done
 fi
 [[ " $PARTS " == *" failover "* ]] || exit 0
 

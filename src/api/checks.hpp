@@ -51,12 +51,27 @@ inline int type_error(const char* call, MPI_Comm comm, MPI_Datatype type) {
   return raise_error(comm, MPI_ERR_TYPE, call, "datatype=0x%x is not a valid datatype", static_cast<unsigned>(type));
 }
 
-// A datatype usable for communication: predefined, or derived and committed.
-inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type, core::TypeInfo& info) {
-  info = type_info(type);
+// check_type() for anything but a predefined type.
+inline int check_derived_type(const char* call, MPI_Comm comm, MPI_Datatype type, core::TypeInfo& info) {
+  info = core::derived_type_info(instance().types, type);
   if (!info.valid || type == MPI_DATATYPE_NULL) [[unlikely]]
     return type_error(call, comm, type);
   return MPI_SUCCESS;
+}
+
+// A datatype usable for communication: predefined, or derived and committed.
+inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type, core::TypeInfo& info) {
+  bool predefined;
+  const std::size_t size = core::builtin_size(type, predefined);
+  if (predefined) [[likely]] {  // the hot path: fill in place, no TypeInfo temporaries
+    info.valid = info.contiguous = true;
+    info.derived = false;
+    info.size = size;
+    info.lb = info.true_lb = 0;
+    info.extent = info.true_extent = static_cast<std::ptrdiff_t>(size);
+    return MPI_SUCCESS;
+  }
+  return check_derived_type(call, comm, type, info);
 }
 
 inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type, std::size_t& size) {

@@ -116,12 +116,9 @@ int initialize(const char* call, int required, int* provided) {
 
 }  // namespace
 
-LibraryState& library_state() {
-  static LibraryState state;
-  return state;
-}
+constinit LibraryState detail::library;
 
-core::Communicator* find_comm(MPI_Comm handle) {
+core::Communicator* detail::find_other_comm(MPI_Comm handle) {
   LibraryState& state = library_state();
   if (state.phase != Phase::running) return nullptr;
   if (handle == MPI_COMM_WORLD) return &state.instance->world;

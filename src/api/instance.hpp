@@ -80,12 +80,23 @@ struct LibraryState {
   std::unique_ptr<Instance> instance;
 };
 
-// The process-wide library state (the single global object).
-LibraryState& library_state();
+namespace detail {
+extern constinit LibraryState library;  // defined in init.cpp; reach it through library_state()
+// find_comm() for handles other than MPI_COMM_WORLD.
+core::Communicator* find_other_comm(MPI_Comm handle);
+}  // namespace detail
+
+// The process-wide library state (the single global object). Inline: every entry point asks.
+inline LibraryState& library_state() { return detail::library; }
 inline Instance& instance() { return *library_state().instance; }
 
 // Communicator for a handle; nullptr if the handle is not a live communicator.
-core::Communicator* find_comm(MPI_Comm handle);
+inline core::Communicator* find_comm(MPI_Comm handle) {
+  LibraryState& state = library_state();
+  if (state.phase == Phase::running && handle == MPI_COMM_WORLD) [[likely]]
+    return &state.instance->world;
+  return detail::find_other_comm(handle);
+}
 // Group for a handle (MPI_GROUP_EMPTY included); nullptr if not a live group.
 const core::Ranks* find_group(MPI_Group handle);
 

@@ -48,7 +48,7 @@ void NodeCollectives::decide(const core::Communicator& c) {
     return;
   }
   // Rank 0 claims a slot for all members and tells them which (or -1: the region is full).
-  std::int32_t slot = c.rank == 0 ? memory_.claim(c.size()) : -1;
+  std::int32_t slot = c.rank == 0 ? memory_.claim(c.size(), std::size_t(c.size()) * sizeof(Flag)) : -1;
   auto s = engine_.create(c);
   coll::bcast(*s, &slot, sizeof slot, 0);
   engine_.run(std::move(s));

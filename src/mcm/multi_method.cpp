@@ -91,10 +91,12 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
     std::string error;
     if (!rails::select_rails(rails::local_interfaces(), settings.tcp_rails, settings.tcp_interface, rails, error))
       base::fatal("tcp: %s", error.c_str());
+    if (rails.size() * settings.tcp_conns_per_rail > 1) tcp_group_ = std::make_unique<device::tcp::PollGroup>();
     for (std::size_t r = 0; r < rails.size(); ++r)
       for (unsigned k = 0; k < settings.tcp_conns_per_rail; ++k) {
         rails::Channel c;
-        c.device = std::make_unique<device::tcp::TcpDevice>(my_rank, job_size, settings, rails[r].address);
+        c.device = std::make_unique<device::tcp::TcpDevice>(my_rank, job_size, settings, rails[r].address,
+                                                            tcp_group_.get());
         c.rail = int(r);
         c.conn = int(k);
         c.address = rails[r].address;
@@ -189,7 +191,6 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
   for (std::size_t c = 0; c < channels_.size(); ++c) {
     channels_[c].device->connect(channel_peers[c], bootstrap);
     poll_tcp_ = poll_tcp_ || !channel_peers[c].empty();
-    if (channels_.size() > 1) tcp_wait_.add(channels_[c].device->wait_fd(), int(c));
   }
   poll_shm_ = shm_ && !shm_peers.empty();
   // Connecting may change figures (the shm device probes single copy).
@@ -217,10 +218,15 @@ void MultiMethod::watch_links() {
     link_watch_.reset();
     return;
   }
-  tcp_wait_.add(link_watch_->fd(), kLinkWatchId);
+  tcp_group_->watch(link_watch_->fd(), &MultiMethod::read_link_events, this);
 }
 
-int MultiMethod::read_link_events() {
+int MultiMethod::read_link_events(void* self) {
+  auto& m = *static_cast<MultiMethod*>(self);
+  return m.apply_link_events();
+}
+
+int MultiMethod::apply_link_events() {
   link_events_.clear();
   link_changes_.clear();
   const bool complete = link_watch_->read(link_events_);
@@ -267,21 +273,6 @@ std::vector<MultiMethod::Pairing> MultiMethod::pair_channels(int rank, const std
   return lanes;
 }
 
-int MultiMethod::poll_channels() {
-  int ready[16];
-  const int k = tcp_wait_.ready(ready);
-  int n = 0;
-  for (int i = 0; i < k; ++i)
-    n += ready[i] == kLinkWatchId ? read_link_events() : channels_[static_cast<std::size_t>(ready[i])].device->poll();
-  // Failures recorded inside send() wake no descriptor.
-  for (auto& c : channels_)
-    if (c.device->has_reports()) n += c.device->poll();
-  // More channels than one call reports: the rest are polled directly, so none starves.
-  if (k == static_cast<int>(std::size(ready)))
-    for (auto& c : channels_) n += c.device->poll();
-  return n;
-}
-
 void MultiMethod::install_handlers() {
   // Channels report to the rail scheduler only when some peer has several channels; otherwise
   // straight to the layer above (the one-rail path stays exactly as lean as before).
@@ -304,8 +295,7 @@ void MultiMethod::wait(std::chrono::microseconds timeout) {
   } else if (poll_shm_) {
     shm_->wait(timeout);
   } else if (poll_tcp_) {
-    if (channels_.size() == 1) channels_[0].device->wait(timeout);
-    else tcp_wait_.wait(timeout);
+    channels_[0].device->wait(timeout);  // several channels: waits for their group
   }
 }
 

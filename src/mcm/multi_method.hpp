@@ -9,9 +9,9 @@
 // RAILMPI_TCP_CONNS_PER_RAIL). A peer that pairs with one channel takes Route::tcp straight to
 // that device (no rail header, no cost); a peer with several takes Route::rails through the rail
 // scheduler (rails/scheduler.hpp: policy, striping, sequence numbers, reordering). With rail
-// peers, the host's link events (device/tcp/link_watch.hpp, a netlink socket in the channels' wait
-// set, read only when readable) take a channel whose interface goes down out of service at once
-// and bring it back when the interface is up again (rails/link_state.hpp).
+// peers, the host's link events (device/tcp/link_watch.hpp, a netlink socket in the channels'
+// poll group, read only when readable) take a channel whose interface goes down out of service
+// at once and bring it back when the interface is up again (rails/link_state.hpp).
 #pragma once
 
 #include <memory>
@@ -30,7 +30,6 @@
 #include "mcm/rails/channel.hpp"
 #include "mcm/rails/link_state.hpp"
 #include "mcm/rails/scheduler.hpp"
-#include "mcm/wait_set.hpp"
 
 namespace railmpi::mcm {
 
@@ -63,7 +62,7 @@ class MultiMethod {
   int poll() {
     int n = self_.poll();
     if (poll_shm_) n += shm_->poll();
-    if (poll_tcp_) n += channels_.size() == 1 ? channels_[0].device->poll() : poll_channels();
+    if (poll_tcp_) n += channels_[0].device->poll();  // several channels: polls their group
     if (has_rails_) n += scheduler_->tick(n == 0);
     return n;
   }
@@ -103,11 +102,11 @@ class MultiMethod {
   std::vector<Pairing> pair_channels(int rank, const std::string& field) const;
   // Starts watching the rails' interfaces (some peer has several channels).
   void watch_links();
-  // Reads the pending link events and hands their effect to the rail scheduler.
-  int read_link_events();
+  // Reads the pending link events and hands their effect to the rail scheduler (the poll
+  // group calls it when the watcher's socket is readable).
+  static int read_link_events(void* self);
+  int apply_link_events();
   void install_handlers();
-  // Several channels: one syscall finds the ready ones, only those are polled.
-  int poll_channels();
 
   int me_;
   int size_;
@@ -122,13 +121,12 @@ class MultiMethod {
   bool poll_tcp_ = false;
   device::self::SelfDevice self_;
   std::unique_ptr<device::shm::ShmDevice> shm_;
+  std::unique_ptr<device::tcp::PollGroup> tcp_group_;  // several channels: one epoll set (outlives them)
   std::vector<rails::Channel> channels_;  // tcp: rail-major, connection-minor
   std::vector<int> lane_;                 // Route::tcp: the peer's one channel
   std::unique_ptr<rails::Scheduler> scheduler_;
   device::FrameHandler upper_{};
-  WaitSet tcp_wait_;
-  static constexpr int kLinkWatchId = -1;  // the link watcher's id in tcp_wait_
-  std::unique_ptr<device::tcp::LinkWatcher> link_watch_;
+  std::unique_ptr<device::tcp::LinkWatcher> link_watch_;  // in tcp_group_ (rail peers only)
   rails::LinkState link_state_;                 // one entry per channel
   std::vector<device::tcp::LinkEvent> link_events_;
   std::vector<rails::LinkState::Change> link_changes_;

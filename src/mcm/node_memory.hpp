@@ -20,8 +20,8 @@ class NodeMemory {
   explicit NodeMemory(device::shm::NodeRegion* region) : region_(region) {}
 
   bool available() const { return region_ != nullptr; }
-  // A zeroed slot holding `users` references, or -1 when all are taken.
-  int claim(int users) { return region_->claim(users); }
+  // A slot holding `users` references, its first `zero` bytes zeroed, or -1 when all are taken.
+  int claim(int users, std::size_t zero) { return region_->claim(users, zero); }
   void release(int slot) { region_->release(slot); }
   std::span<std::byte> slot(int index) const { return region_->slot(index); }
   std::size_t slot_bytes() const { return region_->slot_bytes(); }

@@ -1,6 +1,7 @@
 #include "device/shm/node_region.hpp"
 
 #include <atomic>
+#include <algorithm>
 #include <cstring>
 
 #include "device/shm/futex.hpp"
@@ -77,14 +78,14 @@ bool NodeRegion::complete() const {
   return std::atomic_ref<std::uint32_t>(header()->attached).load(std::memory_order_acquire) >= header()->members;
 }
 
-int NodeRegion::claim(int refs) {
+int NodeRegion::claim(int refs, std::size_t zero) {
   Header* h = header();
   for (int i = 0; i < slots(); ++i) {
     std::uint32_t expected = 0;
     if (std::atomic_ref<std::uint32_t>(h->refs[i])
             .compare_exchange_strong(expected, static_cast<std::uint32_t>(refs), std::memory_order_acq_rel)) {
       std::span<std::byte> s = slot(i);
-      std::memset(s.data(), 0, s.size());
+      std::memset(s.data(), 0, std::min(zero, s.size()));
       std::atomic_thread_fence(std::memory_order_release);
       return i;
     }

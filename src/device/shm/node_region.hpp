@@ -8,7 +8,8 @@
 // count removes the name, so nothing is left in /dev/shm once start-up is over (a process that
 // dies before attaching leaves the name to mpiexec's leftover cleanup, which matches the prefix).
 //
-// Slots: claim(refs) finds a free slot, zeroes it and gives it `refs` references; each user drops
+// Slots: claim(refs, zero) finds a free slot, zeroes its first `zero` bytes (what its users read
+// before anyone wrote it; the rest is touched only when used) and gives it `refs` references; each user drops
 // one with release(), and the slot is free again once the last one did. One process claims on
 // behalf of all users (it tells them the index), so two claims never race for one owner.
 #pragma once
@@ -45,8 +46,9 @@ class NodeRegion {
   // True once every member attached (the name is gone then).
   bool complete() const;
 
-  // A free slot zeroed, holding `refs` references; -1 when every slot is in use.
-  int claim(int refs);
+  // A free slot, its first `zero` bytes (at most slot_bytes()) zeroed, holding `refs` references;
+  // -1 when every slot is in use.
+  int claim(int refs, std::size_t zero);
   // Drops one reference of slot `index`.
   void release(int index);
   // References slot `index` holds now (0: free).

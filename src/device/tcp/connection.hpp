@@ -44,7 +44,16 @@ class RecvBuffer {
   std::size_t end_ = 0;
 };
 
+class TcpDevice;
+
+// What an epoll event of a channel's set points at: a socket of a channel (a Conn), or a
+// descriptor the channels' owner watches in the same set (device == nullptr, see PollGroup).
+struct PollTarget {
+  TcpDevice* device = nullptr;  // the channel owning the socket
+};
+
 enum class Role : unsigned char {
+  listening,   // the listening socket: ready means connections to accept
   connecting,  // outgoing: non-blocking connect() in progress
   await_ack,   // outgoing: Hello sent, waiting for the Ack
   accepting,   // incoming: waiting for the Hello
@@ -52,7 +61,7 @@ enum class Role : unsigned char {
   dead,        // closed; freed at the end of poll()
 };
 
-struct Conn {
+struct Conn : PollTarget {
   int fd = -1;
   Role role = Role::dead;
   int peer = -1;                      // known once the handshake says so

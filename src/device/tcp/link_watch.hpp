@@ -1,7 +1,7 @@
 // Link and address events of this host's interfaces, from the kernel's routing netlink socket
 // (NETLINK_ROUTE, groups RTMGRP_LINK | RTMGRP_IPV4_IFADDR): an interface set down, its carrier
 // lost or its IPv4 address removed is known the moment it happens, without a syscall per poll
-// (the socket is one more descriptor in the channels' wait set; it is read only when readable).
+// (the socket is one more descriptor in the channels' poll group; it is read only when readable).
 #pragma once
 
 #include <netinet/in.h>

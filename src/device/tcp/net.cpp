@@ -4,9 +4,13 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/tcp.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 
@@ -102,6 +106,15 @@ std::string errno_text(int err) {
   char buf[256];
   // GNU strerror_r returns the text (possibly not in buf).
   return std::string(strerror_r(err, buf, sizeof buf));
+}
+
+void wait_readable(int fd, std::chrono::microseconds timeout) {
+  if (timeout.count() <= 0) return;
+  epoll_event ev;
+  const timespec ts{static_cast<time_t>(timeout.count() / 1000000), static_cast<long>(timeout.count() % 1000000) * 1000};
+  if (epoll_pwait2(fd, &ev, 1, &ts, nullptr) >= 0 || errno != ENOSYS) return;
+  const auto ms = (timeout.count() + 999) / 1000;
+  epoll_wait(fd, &ev, 1, static_cast<int>(std::min<long long>(ms, 1 << 30)));
 }
 
 }  // namespace railmpi::device::tcp::net

@@ -3,6 +3,7 @@
 
 #include <netinet/in.h>
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -24,5 +25,9 @@ void set_nodelay(int fd);
 void set_buffers(int fd);
 
 std::string errno_text(int err);
+
+// Returns when `fd` (an epoll set, level-triggered: nothing is consumed) is readable or `timeout`
+// passes; at once for a timeout <= 0.
+void wait_readable(int fd, std::chrono::microseconds timeout);
 
 }  // namespace railmpi::device::tcp::net

@@ -27,7 +27,6 @@ constexpr double kLatencyUs = 10.0;
 constexpr double kBandwidthMBs = 2000.0;
 constexpr std::size_t kMaxPayload = 1 << 20;
 
-constexpr int kMaxEvents = 64;
 constexpr int kSendBatch = 16;   // ops gathered into one sendmsg
 constexpr int kReadRounds = 16;  // reads per connection per poll (fairness between peers)
 
@@ -80,14 +79,22 @@ bool send_small(int fd, const void* data, std::size_t len) {
 
 }  // namespace
 
-TcpDevice::TcpDevice(int my_rank, int job_size, const base::Settings& settings, in_addr bind)
+TcpDevice::TcpDevice(int my_rank, int job_size, const base::Settings& settings, in_addr bind, PollGroup* group)
     : my_rank_(my_rank),
       peers_(static_cast<std::size_t>(job_size)),
       eager_limit_(settings.tcp_eager_limit),
-      bind_(bind) {
+      bind_(bind),
+      group_(group) {
   if (my_rank < 0 || my_rank >= job_size)
     base::fatal("tcp device: rank %d outside job of size %d", my_rank, job_size);
   for (int r = 0; r < job_size; ++r) peers_[static_cast<std::size_t>(r)].rank = r;
+  listener_.device = this;
+  listener_.role = Role::listening;
+  if (group_ != nullptr) {
+    epoll_fd_ = group_->fd();
+    group_->join(*this);
+    return;
+  }
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) base::fatal("tcp device: epoll_create1: %s", net::errno_text(errno).c_str());
 }
@@ -97,7 +104,7 @@ TcpDevice::~TcpDevice() {
   for (auto& conn : conns_)
     if (conn->fd >= 0) ::close(conn->fd);
   if (listen_fd_ >= 0) ::close(listen_fd_);
-  if (epoll_fd_ >= 0) ::close(epoll_fd_);
+  if (epoll_fd_ >= 0 && group_ == nullptr) ::close(epoll_fd_);
 }
 
 Figures TcpDevice::figures() const {
@@ -133,7 +140,7 @@ std::string TcpDevice::local_address() {
 
   epoll_event ev{};
   ev.events = EPOLLIN;
-  ev.data.ptr = nullptr;  // nullptr marks the listener
+  ev.data.ptr = static_cast<PollTarget*>(&listener_);
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0)
     base::fatal("tcp device: epoll_ctl: %s", net::errno_text(errno).c_str());
   listen_fd_ = fd;
@@ -158,13 +165,14 @@ void TcpDevice::connect(std::span<const PeerAddress> peers, Bootstrap /*bootstra
 
 Conn* TcpDevice::add_conn(int fd, Role role, int peer, unsigned events) {
   auto conn = std::make_unique<Conn>();
+  conn->device = this;
   conn->fd = fd;
   conn->role = role;
   conn->peer = peer;
   conn->out_armed = (events & EPOLLOUT) != 0;
   epoll_event ev{};
   ev.events = events;
-  ev.data.ptr = conn.get();
+  ev.data.ptr = static_cast<PollTarget*>(conn.get());
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0)
     base::fatal("tcp device: epoll_ctl: %s", net::errno_text(errno).c_str());
   conns_.push_back(std::move(conn));
@@ -184,7 +192,7 @@ void TcpDevice::set_out_armed(Conn* conn, bool armed) {
   if (conn->role == Role::dead || conn->out_armed == armed) return;
   epoll_event ev{};
   ev.events = EPOLLIN | (armed ? EPOLLOUT : 0u);
-  ev.data.ptr = conn;
+  ev.data.ptr = static_cast<PollTarget*>(conn);
   epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, conn->fd, &ev);
   conn->out_armed = armed;
 }
@@ -619,38 +627,44 @@ int TcpDevice::report_failures() {
 // ---- progress ----------------------------------------------------------------------------
 
 int TcpDevice::poll() {
+  if (group_ != nullptr) return group_->poll();
   if (shut_) return 0;
+  epoll_event ev[PollGroup::kMaxEvents];
+  const int n = epoll_wait(epoll_fd_, ev, PollGroup::kMaxEvents, 0);
   int events = 0;
-  epoll_event ev[kMaxEvents];
-  const int n = epoll_wait(epoll_fd_, ev, kMaxEvents, 0);
-  for (int i = 0; i < n; ++i) {
-    if (ev[i].data.ptr == nullptr) {
-      events += accept_all();
-      continue;
+  for (int i = 0; i < n; ++i) events += on_event(static_cast<Conn*>(static_cast<PollTarget*>(ev[i].data.ptr)), ev[i].events);
+  return events + after_events();
+}
+
+int TcpDevice::on_event(Conn* conn, std::uint32_t e) {
+  if (shut_) return 0;
+  switch (conn->role) {
+    case Role::listening:
+      return accept_all();
+    case Role::connecting:
+      on_connected(conn);
+      return 0;
+    case Role::await_ack:
+      return on_ack(conn);
+    case Role::accepting:
+      return on_hello(conn);
+    case Role::data: {
+      int events = 0;
+      if (e & (EPOLLIN | EPOLLHUP | EPOLLERR)) events += read_frames(conn);
+      if ((e & EPOLLOUT) && conn->role == Role::data) events += flush(peers_[static_cast<std::size_t>(conn->peer)]);
+      return events;
     }
-    auto* conn = static_cast<Conn*>(ev[i].data.ptr);
-    const std::uint32_t e = ev[i].events;
-    switch (conn->role) {
-      case Role::connecting:
-        on_connected(conn);
-        break;
-      case Role::await_ack:
-        events += on_ack(conn);
-        break;
-      case Role::accepting:
-        events += on_hello(conn);
-        break;
-      case Role::data:
-        if (e & (EPOLLIN | EPOLLHUP | EPOLLERR)) events += read_frames(conn);
-        if ((e & EPOLLOUT) && conn->role == Role::data)
-          events += flush(peers_[static_cast<std::size_t>(conn->peer)]);
-        break;
-      case Role::dead:
-        break;
-    }
+    case Role::dead:
+      return 0;
   }
-  if (!pending_failures_.empty()) events += report_failures();
-  if (dead_conns_ > 0) {
+  return 0;
+}
+
+int TcpDevice::after_events() {
+  int events = 0;
+  if (!pending_failures_.empty()) [[unlikely]]
+    events += report_failures();
+  if (dead_conns_ > 0) [[unlikely]] {
     std::erase_if(conns_, [](const std::unique_ptr<Conn>& c) { return c->role == Role::dead; });
     dead_conns_ = 0;
   }
@@ -658,14 +672,9 @@ int TcpDevice::poll() {
 }
 
 void TcpDevice::wait(std::chrono::microseconds timeout) {
-  if (shut_ || !pending_failures_.empty() || timeout.count() <= 0) return;
-  epoll_event ev;
-  const timespec ts{static_cast<time_t>(timeout.count() / 1000000),
-                    static_cast<long>(timeout.count() % 1000000) * 1000};
-  // Level-triggered: waiting does not consume the readiness poll() will see.
-  if (epoll_pwait2(epoll_fd_, &ev, 1, &ts, nullptr) >= 0 || errno != ENOSYS) return;
-  const auto ms = (timeout.count() + 999) / 1000;
-  epoll_wait(epoll_fd_, &ev, 1, static_cast<int>(std::min<long long>(ms, 1 << 30)));
+  if (group_ != nullptr) return group_->wait(timeout);
+  if (shut_ || !pending_failures_.empty()) return;
+  net::wait_readable(epoll_fd_, timeout);
 }
 
 void TcpDevice::shutdown() {

@@ -38,13 +38,17 @@
 #include "base/settings.hpp"
 #include "device/device.hpp"
 #include "device/tcp/connection.hpp"
+#include "device/tcp/poll_group.hpp"
 
 namespace railmpi::device::tcp {
 
 class TcpDevice final : public Device {
  public:
   // `bind`: the local IPv4 address this channel listens on, connects from and advertises.
-  TcpDevice(int my_rank, int job_size, const base::Settings& settings, in_addr bind);
+  // `group`: several channels share one epoll set (see poll_group.hpp); poll() and wait() of a
+  // member then poll and wait for the whole group. The group must outlive the device.
+  TcpDevice(int my_rank, int job_size, const base::Settings& settings, in_addr bind,
+            PollGroup* group = nullptr);
   ~TcpDevice() override;
 
   std::string_view name() const override { return "tcp"; }
@@ -58,10 +62,7 @@ class TcpDevice final : public Device {
   bool idle() const override { return queued_ == 0; }
   void shutdown() override;
 
-  // A descriptor that becomes readable when poll() has something to do (the epoll set), so that
-  // the multi-method layer can wait on several channels at once.
-  int wait_fd() const { return epoll_fd_; }
-  // True when poll() has work that wait_fd() does not signal (a failure recorded inside send()).
+  // True when poll() has work that no socket signals (a failure recorded inside send()).
   bool has_reports() const { return !pending_failures_.empty(); }
 
   // Failover support (the multi-method layer's rail scheduler):
@@ -87,6 +88,12 @@ class TcpDevice final : public Device {
   }
 
  private:
+  friend class PollGroup;
+  // One epoll event on one of this channel's sockets.
+  int on_event(Conn* conn, std::uint32_t events);
+  // After a round of events: failures to report, closed connections to free.
+  int after_events();
+
   Conn* add_conn(int fd, Role role, int peer, unsigned events);
   void close_conn(Conn* conn);
   void set_out_armed(Conn* conn, bool armed);
@@ -115,8 +122,10 @@ class TcpDevice final : public Device {
   const in_addr bind_;
   FrameHandler handler_{};
 
-  int epoll_fd_ = -1;
+  PollGroup* const group_;
+  int epoll_fd_ = -1;  // the group's set, or this channel's own
   int listen_fd_ = -1;
+  Conn listener_;      // names the listening socket in epoll events
   std::string address_;
   std::vector<std::unique_ptr<Conn>> conns_;
   std::size_t dead_conns_ = 0;

@@ -46,31 +46,33 @@ TEST(NodeRegion, ClaimsDistinctSlotsUntilFull) {
   EXPECT_EQ(r.slots(), 4);
   EXPECT_EQ(r.slot_bytes(), 128u);  // rounded up to 64
   std::vector<int> got;
-  for (int i = 0; i < 4; ++i) got.push_back(r.claim(3));
+  for (int i = 0; i < 4; ++i) got.push_back(r.claim(3, 64));
   EXPECT_EQ(got, (std::vector<int>{0, 1, 2, 3}));
-  EXPECT_EQ(r.claim(1), -1);
+  EXPECT_EQ(r.claim(1, 64), -1);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(r.references(i), 3);
   // Slots do not overlap.
   for (int i = 0; i + 1 < 4; ++i) EXPECT_EQ(r.slot(i).data() + r.slot_bytes(), r.slot(i + 1).data());
 }
 
-TEST(NodeRegion, SlotIsFreeAfterLastReleaseAndComesBackZeroed) {
+TEST(NodeRegion, SlotIsFreeAfterLastReleaseAndComesBackWithItsPrefixZeroed) {
   std::string error;
   NodeRegion r = NodeRegion::create(unique_name("reuse"), 1, 2, 256, &error);
   ASSERT_TRUE(r.valid()) << error;
-  const int a = r.claim(2);
-  const int b = r.claim(1);
+  const int a = r.claim(2, 64);
+  const int b = r.claim(1, 64);
   ASSERT_EQ(a, 0);
   ASSERT_EQ(b, 1);
   std::memset(r.slot(a).data(), 0xab, r.slot_bytes());
   r.release(a);
   EXPECT_EQ(r.references(a), 1);
-  EXPECT_EQ(r.claim(1), -1);  // one user still holds slot a
+  EXPECT_EQ(r.claim(1, 64), -1);  // one user still holds slot a
   r.release(a);
   EXPECT_EQ(r.references(a), 0);
-  EXPECT_EQ(r.claim(4), a);
+  EXPECT_EQ(r.claim(4, 100), a);
   EXPECT_EQ(r.references(a), 4);
-  for (std::byte x : r.slot(a)) ASSERT_EQ(x, std::byte{0});
+  // The first 100 bytes are zeroed; the rest is left as it was (touched only when used).
+  for (std::size_t i = 0; i < r.slot_bytes(); ++i)
+    ASSERT_EQ(r.slot(a)[i], i < 100 ? std::byte{0} : std::byte{0xab}) << i;
 }
 
 TEST(NodeRegion, OpenSharesMemoryAndLastAttachRemovesTheName) {
@@ -91,12 +93,12 @@ TEST(NodeRegion, OpenSharesMemoryAndLastAttachRemovesTheName) {
   EXPECT_EQ(third.slots(), 8);
   EXPECT_EQ(third.slot_bytes(), 512u);
   // A claim through one mapping is seen through the others.
-  const int s = second.claim(3);
+  const int s = second.claim(3, 64);
   ASSERT_GE(s, 0);
   std::memcpy(second.slot(s).data(), "node", 4);
   EXPECT_EQ(std::memcmp(third.slot(s).data(), "node", 4), 0);
   EXPECT_EQ(leader.references(s), 3);
-  EXPECT_EQ(third.claim(1), s == 0 ? 1 : 0);
+  EXPECT_EQ(third.claim(1, 64), s == 0 ? 1 : 0);
 }
 
 TEST(NodeRegion, OpenOfSomethingElseFails) {
@@ -120,7 +122,7 @@ TEST(NodeRegion, ConcurrentClaimsNeverShareASlot) {
   for (int t = 1; t <= 6; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 3000; ++i) {
-        const int s = r.claim(1);
+        const int s = r.claim(1, 64);
         if (s < 0) continue;
         ++claims;
         auto* owner = reinterpret_cast<std::uint32_t*>(r.slot(s).data());
@@ -143,7 +145,7 @@ TEST(NodeRegion, WakeEndsAWaitAndTimeoutEndsItOtherwise) {
   std::string error;
   NodeRegion r = NodeRegion::create(unique_name("futex"), 1, 1, 64, &error);
   ASSERT_TRUE(r.valid()) << error;
-  auto* word = reinterpret_cast<std::uint32_t*>(r.slot(r.claim(1)).data());
+  auto* word = reinterpret_cast<std::uint32_t*>(r.slot(r.claim(1, 64)).data());
 
   auto t0 = Clock::now();
   NodeRegion::wait(word, 0, std::chrono::milliseconds(30));

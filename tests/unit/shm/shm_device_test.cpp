@@ -763,7 +763,7 @@ TEST(ShmDevice, NodeRegionSharedByEveryRank) {
     CHECK(region->slots() == ShmDevice::kNodeSlots);
     CHECK(region->slot_bytes() == 4 * (128 + 2 * 256) + 16 * 256);  // per member 2 lines and 2 cells, 16 more cells
     if (rank == 2) {
-      const int slot = region->claim(4);
+      const int slot = region->claim(4, region->slot_bytes());
       CHECK(slot >= 0);
       std::memcpy(region->slot(slot).data(), "hello", 6);
       g_area->word[0] = std::uint64_t(slot);
