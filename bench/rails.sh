@@ -9,8 +9,9 @@
 #   latency: small-message latency (osu_latency 0..64 B), one rail and two rails under every
 #      policy, LAT_ROUNDS rounds interleaved (the configurations take turns, so a noisy moment
 #      hits all of them), medians and the ratio two rails / one rail (target <= 1.05);
-#   2. failover: osu_bw_timeline streams 1 MiB messages for DURATION s while rail1 is cut at
-#      CUT_AT s and restored at RESTORE_AT s, RailMPI (two rails, default policy) and Open MPI;
+#   2. failover: osu_bw_timeline streams 1 MiB messages (rank 0 on host 0 to rank 1 on host 1)
+#      for DURATION s while rail1 of host CUT_HOST is cut at CUT_AT s and restored at
+#      RESTORE_AT s, RailMPI (two rails, default policy) and Open MPI;
 #      prints when throughput recovered and draws both runs in one PNG (gnuplot).
 # Prints tables with ratios: two rails / one rail, RailMPI / Open MPI (bandwidth: > 1 is better).
 #
@@ -18,6 +19,10 @@
 #   POLICIES="binding round-robin striping epc"
 #   MAXSZ=16777216 MINSZ=4096
 #   DURATION=16 CUT_AT=4 RESTORE_AT=10   failover run (seconds)
+#   CUT_HOST=0                            host whose end of rail1 is cut (0 sender, 1 receiver)
+#   CUT_HOW=link                          link: that host's interface set down (a link event on
+#                                         that host); switch: its switch port taken off the
+#                                         bridge (no host sees a link event: the stall timeout)
 #   OUT=bench/results                     where the PNG and raw data go
 #   SKIP_OMPI=1                           RailMPI only
 #   QUICK=1                               fewer iterations, sizes up to 4 MiB
@@ -36,6 +41,8 @@ if [ "$QUICK" = 1 ]; then MAXSZ=${MAXSZ:-4194304}; ITER="-q"; else MAXSZ=${MAXSZ
 DURATION=${DURATION:-16}
 CUT_AT=${CUT_AT:-4}
 RESTORE_AT=${RESTORE_AT:-10}
+CUT_HOST=${CUT_HOST:-0}
+CUT_HOW=${CUT_HOW:-link}
 OUT=${OUT:-$root/bench/results}
 SKIP_OMPI=${SKIP_OMPI:-0}
 PARTS=${PARTS:-"tables latency failover"}
@@ -180,18 +187,25 @@ fi
 
 # ---- 2. failover ----
 echo
-echo "## Failover: rail1 cut at ${CUT_AT}s, restored at ${RESTORE_AT}s; 1 MiB messages, ${DURATION}s"
+echo "## Failover: rail1 of host $CUT_HOST cut ($CUT_HOW) at ${CUT_AT}s, restored at ${RESTORE_AT}s; 1 MiB messages, ${DURATION}s"
+cut_rail1() {  # cut_rail1 down|up
+  if [ "$CUT_HOW" = switch ]; then
+    if [ "$1" = down ]; then ip -n ${P}sw link set r1h$CUT_HOST nomaster; else ip -n ${P}sw link set r1h$CUT_HOST master br1; fi
+  else
+    "$tool" link $P "$CUT_HOST" 1 "$1"
+  fi
+}
 cut_run() {  # cut_run NAME COMMAND...   -> $work/tl.NAME (time MB/s), $work/ev.NAME (epoch of cut, restore)
   local name=$1; shift
-  ( sleep "$CUT_AT"; date +%s.%N >"$work/cut.$name"; "$tool" link $P 0 1 down
-    sleep $(echo "$RESTORE_AT - $CUT_AT" | bc); date +%s.%N >"$work/restore.$name"; "$tool" link $P 0 1 up ) &
+  ( sleep "$CUT_AT"; date +%s.%N >"$work/cut.$name"; cut_rail1 down
+    sleep $(echo "$RESTORE_AT - $CUT_AT" | bc); date +%s.%N >"$work/restore.$name"; cut_rail1 up ) &
   local cutter=$!
   local t_start
   t_start=$(date +%s.%N)
   "$@" >"$work/tlraw.$name" 2>"$work/tlerr.$name"
   local rc=$?
   wait $cutter 2>/dev/null
-  "$tool" link $P 0 1 up >/dev/null 2>&1
+  cut_rail1 up >/dev/null 2>&1
   local start
   start=$(awk '/start/ {for (i = 1; i <= NF; i++) if ($i == "start") print $(i + 1)}' "$work/tlraw.$name")
   [ -n "$start" ] || start=$t_start
@@ -199,7 +213,7 @@ cut_run() {  # cut_run NAME COMMAND...   -> $work/tl.NAME (time MB/s), $work/ev.
     'BEGIN { printf "%.3f %.3f\n", c - s, r - s }' >"$work/ev.$name"
   grep -v '^#' "$work/tlraw.$name" | awk 'NF>=2 {print $1, $2}' >"$work/tl.$name"
   echo "  $name: exit code $rc, $(grep -c . "$work/tl.$name") slots, $(grep '^# messages' "$work/tlraw.$name")"
-  sed 's/^/    /' "$work/tlerr.$name" | head -5
+  sed 's/^/    /' "$work/tlerr.$name" | head -12
   cp "$work/tl.$name" "$OUT/failover_$name.dat"
 }
 recovery() {  # recovery NAME LINE: when throughput was back (sustained over half a second)
@@ -245,7 +259,7 @@ if command -v gnuplot >/dev/null; then
   gnuplot <<EOF
 set terminal pngcairo size 1000,500 noenhanced
 set output '$OUT/rails_failover.png'
-set title 'Bandwidth over time, 2 hosts x 2 rails ($RATE each): rail1 cut at ${CUT_AT}s, restored at ${RESTORE_AT}s'
+set title 'Bandwidth over time, 2 hosts x 2 rails ($RATE each): rail1 of host $CUT_HOST cut ($CUT_HOW) at ${CUT_AT}s, restored at ${RESTORE_AT}s'
 set xlabel 'time (s)'
 set ylabel 'MB/s (100 ms slots)'
 set yrange [0:*]

@@ -32,7 +32,7 @@ constexpr std::array kSpecs{
                 "Smallest frame split across rails by striping; toward a peer with several rails the eager limit is lowered to it when the policy stripes."},
     SettingSpec{"RAILMPI_RAIL_STATS", "0", "1 prints per-channel rail counters (bytes, frames, failures, retransmits) of each rank to stderr at the end."},
     SettingSpec{"RAILMPI_RAIL_TIMEOUT", "2000",
-                "Milliseconds a rail's connection may go without acknowledgement while it has data in flight before the rail is taken out of service toward that peer (its unacknowledged frames are resent on the other rails; it rejoins when it reconnects)."},
+                "Milliseconds a rail's connection may go without acknowledgement while it has data in flight before the rail is taken out of service toward that peer (its unacknowledged frames are resent on the other rails; it rejoins when it reconnects). This is the limit of the last rail in service to a peer; while other rails to it are in service, a quarter of it (at least 250 ms). A link event on the host (interface down, carrier lost, address removed) takes the rail out at once."},
     SettingSpec{"RAILMPI_HEADER_CACHE", "1",
                 "Send a repeated envelope (communicator, source, tag) to a peer with a 4-byte header (0 = always full)."},
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",

@@ -1,5 +1,6 @@
 #include "mcm/multi_method.hpp"
 
+#include <net/if.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,6 +104,9 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
         c.where = "rail " + std::to_string(r) + " " + rails[r].name + " " + rails::address_text(rails[r].address) +
                   " conn " + std::to_string(k);
         channels_.push_back(std::move(c));
+        // Loopback rails answer addresses no interface holds: their links are not watched.
+        const int ifindex = rails[r].loopback ? 0 : static_cast<int>(::if_nametoindex(rails[r].name.c_str()));
+        link_state_.add(ifindex, rails[r].address, rails[r].name);
       }
     rails::Policy policy = rails::Policy::epc;
     if (!rails::parse_policy(settings.rail_policy, policy))
@@ -155,7 +159,7 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
     device::PeerAddress peer{.rank = r, .local_index = same_host ? int(node_ranks_.size()) - 1 : -1,
                              .pid = std::atoi(card["pid"].c_str()), .address = {}};
     const bool shm_ok = shm_ && same_host && card.count("shm");
-    std::vector<std::pair<int, std::string>> lanes;  // my channel, the peer's endpoint for it
+    std::vector<Pairing> lanes;
     if (tcp && card.count("tcp")) lanes = pair_channels(r, card["tcp"]);
     const bool tcp_ok = !lanes.empty();
     if (shm_ok && (shm_first || !tcp_ok)) {
@@ -163,15 +167,15 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
       shm_peers.push_back(peer);
       routes_[r] = Route::shm;
     } else if (tcp_ok) {
-      std::vector<int> channels;
-      for (auto& [c, endpoint] : lanes) {
-        peer.address = endpoint;
-        channel_peers[static_cast<std::size_t>(c)].push_back(peer);
-        channels.push_back(c);
+      std::vector<rails::Scheduler::LaneSpec> channels;
+      for (const Pairing& each : lanes) {
+        peer.address = each.endpoint;
+        channel_peers[static_cast<std::size_t>(each.channel)].push_back(peer);
+        channels.push_back({each.channel, each.remote});
       }
       if (channels.size() == 1) {
         routes_[r] = Route::tcp;
-        lane_[static_cast<std::size_t>(r)] = channels[0];
+        lane_[static_cast<std::size_t>(r)] = channels[0].channel;
       } else {
         routes_[r] = Route::rails;
         scheduler_->add_peer(r, std::move(channels));
@@ -202,9 +206,40 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
   }
   has_rails_ = any_rails;
   install_handlers();
+  if (has_rails_) watch_links();
 }
 
-std::vector<std::pair<int, std::string>> MultiMethod::pair_channels(int rank, const std::string& field) const {
+void MultiMethod::watch_links() {
+  if (!link_state_.watched()) return;  // loopback rails only
+  link_watch_ = std::make_unique<device::tcp::LinkWatcher>();
+  if (link_watch_->fd() < 0) {
+    base::log_info("rails: no link events (%s); failed rails are found by their stall timeout",
+                   link_watch_->error().c_str());
+    link_watch_.reset();
+    return;
+  }
+  tcp_group_->watch(link_watch_->fd(), &MultiMethod::read_link_events, this);
+}
+
+int MultiMethod::read_link_events(void* self) {
+  auto& m = *static_cast<MultiMethod*>(self);
+  return m.apply_link_events();
+}
+
+int MultiMethod::apply_link_events() {
+  link_events_.clear();
+  link_changes_.clear();
+  const bool complete = link_watch_->read(link_events_);
+  for (const auto& e : link_events_) link_state_.apply(e, link_changes_);
+  if (!complete) link_state_.resync(rails::local_interfaces(), link_changes_);
+  for (const auto& change : link_changes_) {
+    if (change.usable) scheduler_->channel_up(change.channel);
+    else scheduler_->channel_down(change.channel, change.why);
+  }
+  return static_cast<int>(link_changes_.size());
+}
+
+std::vector<MultiMethod::Pairing> MultiMethod::pair_channels(int rank, const std::string& field) const {
   std::vector<rails::AdvertisedRail> theirs;
   if (!rails::parse_card_field(field, theirs)) {
     base::log_error("rank %d advertises a malformed tcp address '%s'", rank, field.c_str());
@@ -223,14 +258,17 @@ std::vector<std::pair<int, std::string>> MultiMethod::pair_channels(int rank, co
   std::vector<rails::RailAddress> their_rails;
   for (const auto& t : theirs) their_rails.push_back(t.rail);
   const std::vector<int> pairs = rails::pair_rails(mine, their_rails);
-  std::vector<std::pair<int, std::string>> lanes;
+  // The peer's channel index of its rail j's first connection: channels are listed rail by rail.
+  std::vector<int> first(theirs.size() + 1, 0);
+  for (std::size_t j = 0; j < theirs.size(); ++j) first[j + 1] = first[j] + int(theirs[j].endpoints.size());
+  std::vector<Pairing> lanes;
   for (std::size_t r = 0; r < mine.size(); ++r) {
     if (pairs[r] < 0) continue;
-    const auto& endpoints = theirs[static_cast<std::size_t>(pairs[r])].endpoints;
+    const auto j = static_cast<std::size_t>(pairs[r]);
+    const auto& endpoints = theirs[j].endpoints;
     // Connection k of my rail talks to connection k of the peer's rail.
-    for (std::size_t k = 0; k < my_channels[r].size() && k < endpoints.size(); ++k) {
-      lanes.emplace_back(my_channels[r][k], endpoints[k]);
-    }
+    for (std::size_t k = 0; k < my_channels[r].size() && k < endpoints.size(); ++k)
+      lanes.push_back(Pairing{my_channels[r][k], endpoints[k], first[j] + int(k)});
   }
   return lanes;
 }

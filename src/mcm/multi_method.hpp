@@ -8,7 +8,10 @@
 // tcp runs as channels: one TcpDevice per rail and connection (rails/rail_list.hpp,
 // RAILMPI_TCP_CONNS_PER_RAIL). A peer that pairs with one channel takes Route::tcp straight to
 // that device (no rail header, no cost); a peer with several takes Route::rails through the rail
-// scheduler (rails/scheduler.hpp: policy, striping, sequence numbers, reordering).
+// scheduler (rails/scheduler.hpp: policy, striping, sequence numbers, reordering). With rail
+// peers, the host's link events (device/tcp/link_watch.hpp, a netlink socket in the channels'
+// poll group, read only when readable) take a channel whose interface goes down out of service
+// at once and bring it back when the interface is up again (rails/link_state.hpp).
 #pragma once
 
 #include <memory>
@@ -21,9 +24,11 @@
 #include "device/device.hpp"
 #include "device/self/self_device.hpp"
 #include "device/shm/shm_device.hpp"
+#include "device/tcp/link_watch.hpp"
 #include "device/tcp/tcp_device.hpp"
 #include "mcm/node_memory.hpp"
 #include "mcm/rails/channel.hpp"
+#include "mcm/rails/link_state.hpp"
 #include "mcm/rails/scheduler.hpp"
 
 namespace railmpi::mcm {
@@ -88,8 +93,19 @@ class MultiMethod {
   void shutdown();
 
  private:
-  // My channels that reach the rank with tcp card field `field`, each with that rank's endpoint.
-  std::vector<std::pair<int, std::string>> pair_channels(int rank, const std::string& field) const;
+  struct Pairing {
+    int channel;           // mine
+    std::string endpoint;  // the rank's endpoint for it
+    int remote;            // the rank's channel index (position in its card)
+  };
+  // My channels that reach the rank with tcp card field `field`.
+  std::vector<Pairing> pair_channels(int rank, const std::string& field) const;
+  // Starts watching the rails' interfaces (some peer has several channels).
+  void watch_links();
+  // Reads the pending link events and hands their effect to the rail scheduler (the poll
+  // group calls it when the watcher's socket is readable).
+  static int read_link_events(void* self);
+  int apply_link_events();
   void install_handlers();
 
   int me_;
@@ -110,6 +126,10 @@ class MultiMethod {
   std::vector<int> lane_;                 // Route::tcp: the peer's one channel
   std::unique_ptr<rails::Scheduler> scheduler_;
   device::FrameHandler upper_{};
+  std::unique_ptr<device::tcp::LinkWatcher> link_watch_;  // in tcp_group_ (rail peers only)
+  rails::LinkState link_state_;                 // one entry per channel
+  std::vector<device::tcp::LinkEvent> link_events_;
+  std::vector<rails::LinkState::Change> link_changes_;
   std::size_t stripe_threshold_ = 0;
   bool has_rails_ = false;  // some peer has several channels
   bool rail_stats_ = false;

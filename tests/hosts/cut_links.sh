@@ -1,10 +1,16 @@
 #!/bin/sh
 # cut_links.sh MPIEXEC_ARGS...  (used as the MPIEXEC of hosts_case.sh)
-# Runs $CUT_MPIEXEC with the arguments while cutting rails of host 0 of the test hosts named by
-# the -hosts argument: after $CUT_AT seconds the rails $CUT_RAILS (comma separated rail numbers)
-# are set down with $CUT_TESTHOSTS link; after $RESTORE_AT seconds (if set) they are set up again.
-# Every cut rail is up again when it returns. Exit code: mpiexec's.
+# Runs $CUT_MPIEXEC with the arguments while cutting rails of host $CUT_HOST (default 0) of the
+# test hosts named by the -hosts argument: after $CUT_AT seconds the rails $CUT_RAILS (comma
+# separated rail numbers) are set down with $CUT_TESTHOSTS link; after $RESTORE_AT seconds (if
+# set) they are set up again. With CUT_HOW=switch, the host's ports are taken off the rails'
+# bridges in the switch namespace instead (no host sees a link event: only the stall detection
+# can find the cut). Every cut rail is up again when it returns. With $CUT_EXPECT
+# (extended regular expressions separated by @), mpiexec's stderr must match each of them.
+# Exit code: mpiexec's, or 1 when an expected line is missing.
 set -u
+host=${CUT_HOST:-0}
+how=${CUT_HOW:-link}
 hosts=
 prev=
 for a in "$@"; do
@@ -15,7 +21,13 @@ prefix=${hosts%%h0,*}
 [ -n "$hosts" ] && [ "$prefix" != "$hosts" ] || { echo "cut_links.sh: no -hosts PREFIXh0,... argument" >&2; exit 2; }
 rails=$(echo "$CUT_RAILS" | tr ',' ' ')
 links() {  # links up|down
-  for r in $rails; do "$CUT_TESTHOSTS" link "$prefix" 0 "$r" "$1" >/dev/null; done
+  for r in $rails; do
+    if [ "$how" = switch ]; then
+      if [ "$1" = down ]; then ip -n "${prefix}sw" link set "r${r}h$host" nomaster; else ip -n "${prefix}sw" link set "r${r}h$host" master "br$r"; fi
+    else
+      "$CUT_TESTHOSTS" link "$prefix" "$host" "$r" "$1" >/dev/null
+    fi
+  done
 }
 (
   sleep "$CUT_AT"
@@ -26,9 +38,20 @@ links() {  # links up|down
   fi
 ) &
 cutter=$!
-"$CUT_MPIEXEC" "$@"
+err=$(mktemp) || exit 1
+"$CUT_MPIEXEC" "$@" 2>"$err"
 rc=$?
 kill "$cutter" 2>/dev/null
 wait "$cutter" 2>/dev/null
 links up
+cat "$err" >&2
+if [ -n "${CUT_EXPECT:-}" ]; then
+  old_ifs=$IFS
+  IFS=@
+  for re in $CUT_EXPECT; do
+    if ! grep -Eq -- "$re" "$err"; then echo "cut_links.sh: FAIL: stderr does not match /$re/" >&2; rc=1; fi
+  done
+  IFS=$old_ifs
+fi
+rm -f "$err"
 exit $rc

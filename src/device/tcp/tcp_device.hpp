@@ -81,6 +81,11 @@ class TcpDevice final : public Device {
   bool revive(int peer);
   // The peer has a connection carrying frames.
   bool connected(int peer) const { return peers_[static_cast<std::size_t>(peer)].active != nullptr; }
+  // The peer has a connection, a connection attempt or queued frames (it carries traffic).
+  bool in_use(int peer) const {
+    const Peer& p = peers_[static_cast<std::size_t>(peer)];
+    return p.active != nullptr || p.outgoing != nullptr || p.head != nullptr;
+  }
 
  private:
   friend class PollGroup;

@@ -132,6 +132,7 @@ std::vector<Interface> local_interfaces() {
                    ? 32
                    : std::popcount(ntohl(reinterpret_cast<const sockaddr_in*>(it->ifa_netmask)->sin_addr.s_addr));
     i.up = (it->ifa_flags & IFF_UP) != 0;
+    i.running = (it->ifa_flags & IFF_RUNNING) != 0;
     i.loopback = (it->ifa_flags & IFF_LOOPBACK) != 0;
     out.push_back(std::move(i));
   }

@@ -22,6 +22,7 @@ struct Interface {
   int prefix = 32;
   bool up = false;
   bool loopback = false;
+  bool running = false;  // operational (carrier)
 };
 
 struct Rail {

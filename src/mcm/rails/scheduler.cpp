@@ -15,13 +15,15 @@ constexpr std::chrono::milliseconds kCheckEvery{50};     // stalled channels, re
 constexpr std::chrono::milliseconds kFirstRetry{100};    // reconnection back-off: first step
 constexpr std::chrono::milliseconds kMaxRetry{1000};     // and its ceiling
 constexpr unsigned kTicksPerClock = 64;                  // busy rounds between clock reads
+constexpr std::chrono::milliseconds kMinStallLimit{250}; // floor of the limit with other rails in service
 
-// A control frame: the trailer alone (xmit 0), carrying an acknowledgement.
-void make_control(device::SendOp& op, std::uint32_t ack) {
+// A control frame: the trailer alone (xmit 0), carrying an acknowledgement and, for `kind`
+// kControlLaneDown, the channel it announces in `arg`.
+void make_control(device::SendOp& op, std::uint32_t ack, std::uint32_t kind = kControlAck, std::uint32_t arg = 0) {
   op.header_len = 0;
   op.payload = nullptr;
   op.payload_len = 0;
-  append_trailer(op, Trailer{0, 0, 0, ack});
+  append_trailer(op, Trailer{kind, arg, 0, ack});
 }
 
 }  // namespace
@@ -34,23 +36,28 @@ Scheduler::Scheduler(int my_rank, int job_size, Policy policy, int bind, std::si
       stripe_threshold_(stripe_threshold),
       timeout_(timeout),
       channels_(channels),
-      peers_(static_cast<std::size_t>(job_size)) {
+      peers_(static_cast<std::size_t>(job_size)),
+      link_down_(channels.size(), 0) {
   taps_.reserve(channels.size());
   for (std::size_t c = 0; c < channels.size(); ++c) taps_.push_back(Tap{this, int(c)});
 }
 
 Scheduler::~Scheduler() = default;
 
-void Scheduler::add_peer(int peer, std::vector<int> lanes) {
+void Scheduler::add_peer(int peer, std::vector<LaneSpec> lanes) {
   if (lanes.size() > kMaxLanes) lanes.resize(kMaxLanes);
   PeerRails& p = peers_[static_cast<std::size_t>(peer)];
   const std::size_t n = lanes.size();
   p.bound = bind_ >= 0 ? static_cast<std::size_t>(bind_) % n : static_cast<std::size_t>(me_ + peer) % n;
   p.lanes = std::vector<Lane>(n);
   for (std::size_t i = 0; i < n; ++i) {
-    p.lanes[i].channel = lanes[i];
-    p.lanes[i].probe.owner = &p.lanes[i];
-    p.lanes[i].probe.on_done = &Scheduler::on_probe_done;
+    Lane& l = p.lanes[i];
+    l.channel = lanes[i].channel;
+    l.remote = lanes[i].remote;
+    l.probe.owner = &l;
+    l.probe.on_done = &Scheduler::on_probe_done;
+    l.notice.owner = &l;
+    l.notice.on_done = &Scheduler::on_notice_done;
   }
   p.ack_op.owner = &p;
   p.ack_op.on_done = &Scheduler::on_ack_done;
@@ -244,10 +251,12 @@ void Scheduler::on_tx_done(device::SendOp& op) {
   Scheduler& s = *static_cast<Scheduler*>(tx->scheduler);
   tx->in_channel = false;
   if (tx->metered) {
-    // The part waited in the channel's queue: its time to drain measures the channel.
+    // The part waited in the channel's queue: its time to drain measures the channel, unless
+    // the channel gave it back unsent because its connection failed.
     tx->metered = false;
+    auto& c = s.channels_[static_cast<std::size_t>(tx->lane)];
     const std::chrono::duration<double> took = Clock::now() - tx->start;
-    s.channels_[static_cast<std::size_t>(tx->lane)].meter.sample(op.payload_len, took.count());
+    if (c.device->connected(tx->peer)) c.meter.sample(op.payload_len, took.count());
   }
   if (tx->acked) {
     s.release(tx);
@@ -287,6 +296,8 @@ void Scheduler::on_ack_done(device::SendOp& op) { static_cast<PeerRails*>(op.own
 
 void Scheduler::on_probe_done(device::SendOp& op) { static_cast<Lane*>(op.owner)->probe_busy = false; }
 
+void Scheduler::on_notice_done(device::SendOp& op) { static_cast<Lane*>(op.owner)->notice_busy = false; }
+
 // ---- receiving ----
 
 void Scheduler::on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload) {
@@ -304,7 +315,10 @@ void Scheduler::on_frame(void* ctx, int peer, std::span<const std::byte> header,
     tx->acked = true;
     if (!tx->in_channel) s.release(tx);
   });
-  if (t.xmit == 0) return;  // control frame
+  if (t.xmit == 0) {  // control frame
+    if (t.seq == kControlLaneDown) s.on_peer_lane_down(peer, p, t.part_offset);
+    return;
+  }
   if (!p.receipts.accept(t.xmit)) {
     // A duplicate (resent after a channel failure): our acknowledgement of it may have been lost
     // with the channel, so one is owed again.
@@ -335,26 +349,30 @@ void Scheduler::on_failed(void* ctx, int peer, std::string_view why) {
   s.lane_failed(peer, p, lane, why);
 }
 
+bool Scheduler::take_out(int peer, PeerRails& p, int lane, std::string_view why) {
+  Lane& l = p.lanes[static_cast<std::size_t>(lane)];
+  l.in_service = false;
+  l.why = std::string(why);
+  l.backoff = kFirstRetry;
+  l.retry_at = Clock::now() + kFirstRetry;
+  if (pick(p, 0) >= 0) return true;
+  if (p.failure_reported) return false;
+  p.failure_reported = true;
+  std::string text = "every rail to rank " + std::to_string(peer) + " failed:";
+  for (const Lane& each : p.lanes)
+    text += " channel " + std::to_string(each.channel) + " (" + channels_[static_cast<std::size_t>(each.channel)].where +
+            "): " + each.why + ";";
+  text.pop_back();
+  if (upper_.on_peer_failed != nullptr) upper_.on_peer_failed(upper_.ctx, peer, text);
+  return false;
+}
+
 void Scheduler::lane_failed(int peer, PeerRails& p, int lane, std::string_view why) {
   Lane& l = p.lanes[static_cast<std::size_t>(lane)];
   if (!l.in_service) return;  // a reconnection attempt that failed
   Channel& c = channels_[static_cast<std::size_t>(l.channel)];
   ++c.stats.failures;
-  l.in_service = false;
-  l.why = std::string(why);
-  l.backoff = kFirstRetry;
-  l.retry_at = Clock::now() + kFirstRetry;
-  if (pick(p, 0) < 0) {
-    if (p.failure_reported) return;
-    p.failure_reported = true;
-    std::string text = "every rail to rank " + std::to_string(peer) + " failed:";
-    for (const Lane& each : p.lanes)
-      text += " channel " + std::to_string(each.channel) + " (" + channels_[static_cast<std::size_t>(each.channel)].where +
-              "): " + each.why + ";";
-    text.pop_back();
-    if (upper_.on_peer_failed != nullptr) upper_.on_peer_failed(upper_.ctx, peer, text);
-    return;
-  }
+  if (!take_out(peer, p, lane, why)) return;
   base::log_info("rails: channel %d (%s) to rank %d out of service: %s", l.channel, c.where.c_str(), peer,
                     l.why.c_str());
   // Acknowledgements that went on it may be lost: one is owed on the others.
@@ -370,6 +388,90 @@ void Scheduler::lane_failed(int peer, PeerRails& p, int lane, std::string_view w
     else resend(p, tx);
   }
   lost.swap(scratch_);
+}
+
+// ---- link events ----
+
+void Scheduler::channel_down(int c, std::string_view why) {
+  if (link_down_[static_cast<std::size_t>(c)]) return;
+  link_down_[static_cast<std::size_t>(c)] = 1;
+  Channel& ch = channels_[static_cast<std::size_t>(c)];
+  base::log_info("rails: channel %d (%s): %.*s", c, ch.where.c_str(), int(why.size()), why.data());
+  for (int peer : rail_peers_) {
+    PeerRails& p = peers_[static_cast<std::size_t>(peer)];
+    const int lane = lane_index(p, c);
+    if (lane < 0 || p.failure_reported) continue;
+    Lane& l = p.lanes[static_cast<std::size_t>(lane)];
+    if (!l.in_service) {
+      // Failed before and reconnecting: an attempt under way cannot get through any more.
+      l.reconnect_on_up = true;
+      if (l.probe_busy) ch.device->abandon(peer, std::string(why));
+      continue;
+    }
+    if (!ch.device->in_use(peer)) {
+      // Never used toward this peer: nothing to fail, resend or announce; back when it is up.
+      l.reconnect_on_up = false;
+      take_out(peer, p, lane, why);
+      continue;
+    }
+    l.reconnect_on_up = true;
+    ch.device->abandon(peer, std::string(why));
+    announce_down(peer, p, lane);  // before the resends, which queue behind it
+    lane_failed(peer, p, lane, why);
+  }
+}
+
+void Scheduler::channel_up(int c) {
+  if (!link_down_[static_cast<std::size_t>(c)]) return;
+  link_down_[static_cast<std::size_t>(c)] = 0;
+  base::log_info("rails: channel %d (%s): interface usable again", c, channels_[static_cast<std::size_t>(c)].where.c_str());
+  const auto now = Clock::now();
+  for (int peer : rail_peers_) {
+    PeerRails& p = peers_[static_cast<std::size_t>(peer)];
+    const int lane = lane_index(p, c);
+    if (lane < 0 || p.failure_reported) continue;
+    Lane& l = p.lanes[static_cast<std::size_t>(lane)];
+    if (l.in_service) continue;
+    if (!l.reconnect_on_up) {
+      l.in_service = true;  // never connected: the next send connects
+      continue;
+    }
+    l.retry_at = now;  // reconnect at the next check, without back-off
+    l.backoff = kFirstRetry;
+  }
+  next_check_ = now;
+}
+
+void Scheduler::announce_down(int peer, PeerRails& p, int lane) {
+  Lane& l = p.lanes[static_cast<std::size_t>(lane)];
+  if (l.notice_busy) {  // an earlier notice still queued: this one follows it
+    l.notice_due = true;
+    return;
+  }
+  // Any other channel in service, the bound one first.
+  int via = pick(p, p.bound);
+  if (via == lane) via = pick(p, static_cast<std::size_t>(lane) + 1);
+  if (via < 0 || via == lane) return;  // no other channel: the peer is reported failed
+  l.notice_due = false;
+  make_control(l.notice, p.receipts.cumulative(), kControlLaneDown, static_cast<std::uint32_t>(l.channel));
+  Channel& c = channels_[static_cast<std::size_t>(p.lanes[static_cast<std::size_t>(via)].channel)];
+  l.notice_busy = c.device->send(peer, l.notice) == device::SendResult::queued;
+}
+
+void Scheduler::on_peer_lane_down(int peer, PeerRails& p, std::uint32_t remote) {
+  for (std::size_t i = 0; i < p.lanes.size(); ++i) {
+    Lane& l = p.lanes[i];
+    if (l.remote != static_cast<int>(remote)) continue;
+    l.peer_down = true;  // the peer reconnects when its interface is back
+    auto& device = *channels_[static_cast<std::size_t>(l.channel)].device;
+    const std::string why = "rank " + std::to_string(peer) + " announced its end of this rail down";
+    if (!l.in_service) {
+      if (l.probe_busy) device.abandon(peer, why);
+      continue;
+    }
+    device.abandon(peer, why);
+    lane_failed(peer, p, int(i), why);
+  }
 }
 
 // ---- progress ----
@@ -406,30 +508,46 @@ void Scheduler::check_lanes(Clock::time_point now) {
         l.rx_seen = l.rx;
         l.last_rx = now;
       }
+    // The last channel in service to the peer gets the whole timeout: declaring it dead fails
+    // the job, and a pause of the peer's host (all its channels silent) must not. Others get a
+    // quarter of it: a wrong guess there costs one reconnection, and a real failure is over
+    // sooner (one silent channel among live ones is a dead path).
+    const auto others_limit = std::min(timeout_, std::max(timeout_ / 4, kMinStallLimit));
+    std::size_t alive = lanes_in_service(peer);  // less the ones abandoned in this round
     for (Lane& l : p.lanes) {
       auto& device = *channels_[static_cast<std::size_t>(l.channel)].device;
       if (l.in_service) {
+        const auto limit = alive > 1 ? others_limit : timeout_;
         // The peer's kernel stopped acknowledging what is in flight; or frames cannot even be
         // written (a link down on this side: nothing in flight) while another channel brings
         // the peer's frames.
-        if (device.stalled(peer, timeout_)) {
-          device.abandon(peer, "no progress for " + std::to_string(timeout_.count()) + " ms with data in flight");
-        } else if (device.blocked_for(peer) >= timeout_) {
+        if (device.stalled(peer, limit)) {
+          device.abandon(peer, "no progress for " + std::to_string(limit.count()) + " ms with data in flight");
+          --alive;
+        } else if (device.blocked_for(peer) >= limit) {
           const bool others_progress = std::any_of(p.lanes.begin(), p.lanes.end(), [&](const Lane& o) {
             return &o != &l && o.in_service && now - o.last_rx < timeout_;
           });
-          if (others_progress)
-            device.abandon(peer, "no frame written for " + std::to_string(timeout_.count()) +
+          if (others_progress) {
+            device.abandon(peer, "no frame written for " + std::to_string(limit.count()) +
                                      " ms while the other rails progress");
+            --alive;
+          }
         }
         continue;
       }
       if (device.connected(peer)) {  // reconnected (by us or by the peer): back in service
         l.in_service = true;
+        l.peer_down = false;
+        // Its throughput is measured afresh: parts cut short by the failure say nothing of it.
+        channels_[static_cast<std::size_t>(l.channel)].meter = ThroughputMeter{};
         base::log_info("rails: channel %d (%s) to rank %d back in service", l.channel,
                        channels_[static_cast<std::size_t>(l.channel)].where.c_str(), peer);
         continue;
       }
+      if (l.notice_due && !l.notice_busy) announce_down(peer, p, int(&l - p.lanes.data()));
+      // Our interface is down, or the peer's is (it reconnects when it is back): no attempt.
+      if (link_down_[static_cast<std::size_t>(l.channel)] || l.peer_down) continue;
       if (now < l.retry_at) continue;
       if (l.probe_busy) {
         // The attempt did not get through in time (a link down drops the SYN): start afresh.

@@ -24,6 +24,13 @@
 // channels in service. A channel out of service is reconnected with back-off and rejoins when its
 // connection is up again. Only when every channel to a peer is out of service is the peer
 // reported failed to the layer above, naming every channel and its cause.
+//
+// Link events (channel_down / channel_up, from the host's netlink events): a channel whose
+// interface goes down fails toward every peer it carries traffic for at once, and each such peer
+// is told over a surviving channel (a kControlLaneDown control frame), so that it fails its end
+// at once too instead of waiting for its stall timeout (the far side of a cut cable sees nothing).
+// Neither side reconnects while the interface is down; when it is up again, the side that owns
+// it reconnects at once, and the other side, told its peer's end went down, just waits for it.
 #pragma once
 
 #include <chrono>
@@ -63,8 +70,14 @@ class Scheduler {
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
-  // `peer` is reached over the channels `lanes` (indices into the channel list, >= 2).
-  void add_peer(int peer, std::vector<int> lanes);
+  // One channel to a peer: my channel index, and the peer's index of the channel it pairs with
+  // (its position in the peer's card).
+  struct LaneSpec {
+    int channel;
+    int remote;
+  };
+  // `peer` is reached over the channels `lanes` (>= 2).
+  void add_peer(int peer, std::vector<LaneSpec> lanes);
   std::size_t lanes(int peer) const { return peers_[static_cast<std::size_t>(peer)].lanes.size(); }
   // Channels toward `peer` in service now.
   std::size_t lanes_in_service(int peer) const;
@@ -74,6 +87,13 @@ class Scheduler {
   device::FrameHandler channel_handler(int c);
 
   device::SendResult send(int peer, device::SendOp& op);
+
+  // Channel `c`'s interface went down (set down, carrier lost, address removed: `why`): the
+  // channel fails toward every peer it carries traffic for, as on a reset, and those peers are
+  // told; it is not reconnected until channel_up(c).
+  void channel_down(int c, std::string_view why);
+  // Channel `c`'s interface is usable again: it reconnects toward those peers at once.
+  void channel_up(int c);
 
   // Called by every progress round (`idle`: the round found nothing to do): owed
   // acknowledgements, stalled channels, reconnections. Returns the events it caused.
@@ -97,6 +117,12 @@ class Scheduler {
     Clock::time_point last_rx{};           // when a check last saw rx grow
     device::SendOp probe;                  // reconnection probe (a control frame)
     bool probe_busy = false;
+    int remote = -1;                       // the peer's index of this channel
+    bool peer_down = false;                // the peer announced its end down: it reconnects
+    bool reconnect_on_up = false;          // taken out by channel_down while carrying traffic
+    device::SendOp notice;                 // "my end of this channel is down" (a control frame)
+    bool notice_busy = false;
+    bool notice_due = false;               // to be sent when `notice` is free again
   };
   struct PeerRails {
     std::vector<Lane> lanes;
@@ -130,10 +156,15 @@ class Scheduler {
   void send_ack(int peer, PeerRails& p);
   void owe_ack(int peer, PeerRails& p);  // an acknowledgement is due (sent by kAckFrames or tick)
   void lane_failed(int peer, PeerRails& p, int lane, std::string_view why);
+  // Takes the lane out of service; false when no lane is left (the peer is then reported failed).
+  bool take_out(int peer, PeerRails& p, int lane, std::string_view why);
+  void announce_down(int peer, PeerRails& p, int lane);
+  void on_peer_lane_down(int peer, PeerRails& p, std::uint32_t remote);
   void check_lanes(Clock::time_point now);
   static void on_tx_done(device::SendOp& op);
   static void on_ack_done(device::SendOp& op);
   static void on_probe_done(device::SendOp& op);
+  static void on_notice_done(device::SendOp& op);
 
   static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload);
   static void on_failed(void* ctx, int peer, std::string_view why);
@@ -152,6 +183,7 @@ class Scheduler {
   std::vector<TxOp*> tx_free_;
   std::vector<TxOp*> scratch_;
   std::vector<int> ack_due_;
+  std::vector<char> link_down_;  // per channel: its interface is down (channel_down)
   unsigned ticks_ = 0;
   Clock::time_point next_check_{};
 };

@@ -10,8 +10,10 @@
 //           `part_offset`, the part's offset in the frame's payload.
 // xmit:     every frame and every part has its own number in a second per-peer sequence (1, 2,
 //           ..., skipping 0): the identity the receiver drops duplicates by and acknowledges.
-//           A resent frame keeps its number. xmit == 0: a control frame (acknowledgement or
-//           probe) with no caller's header and no payload; nothing is delivered.
+//           A resent frame keeps its number. xmit == 0: a control frame with no caller's
+//           header and no payload; nothing is delivered. Its `seq` says what it is: kControlAck
+//           (acknowledgement, reconnection probe) or kControlLaneDown (part_offset: the sender's
+//           channel, numbered as in its business card, whose interface went down).
 // ack:      cumulative acknowledgement: the sender of this frame holds every frame of the
 //           receiver's with xmit <= ack (0: none yet).
 #pragma once
@@ -31,6 +33,9 @@ struct Trailer {
   std::uint32_t ack;
 };
 static_assert(sizeof(Trailer) == 16);
+
+inline constexpr std::uint32_t kControlAck = 0;
+inline constexpr std::uint32_t kControlLaneDown = 1;
 static_assert(device::kMaxUserHeader + sizeof(Trailer) <= device::kMaxHeader);
 
 inline void append_trailer(device::SendOp& op, Trailer t) {

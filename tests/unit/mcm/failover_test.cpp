@@ -1,6 +1,7 @@
 // Acknowledgement bookkeeping of the rail failover: the receiver's Receipts (duplicates,
 // cumulative acknowledgement) and the sender's Unacked list (release by acknowledgement,
-// frames per channel for a resend).
+// frames per channel for a resend); and LinkState, which turns link events into channels
+// taken out of use and given back.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,9 @@
 #include <random>
 #include <vector>
 
+#include <arpa/inet.h>
+
+#include "mcm/rails/link_state.hpp"
 #include "mcm/rails/receipts.hpp"
 #include "mcm/rails/unacked.hpp"
 
@@ -113,6 +117,115 @@ TEST(Unacked, ReleaseMayPushNewFrames) {
   std::vector<std::uint32_t> left;
   u.ack(4, [&](TxOp* t) { left.push_back(t->xmit); });
   EXPECT_EQ(left, (std::vector<std::uint32_t>{3, 4}));
+}
+
+// ---- link events ----
+
+in_addr addr(const char* text) {
+  in_addr a{};
+  inet_pton(AF_INET, text, &a);
+  return a;
+}
+
+device::tcp::LinkEvent link_event(int index, bool usable, bool admin_up) {
+  device::tcp::LinkEvent e;
+  e.kind = device::tcp::LinkEvent::Kind::link;
+  e.index = index;
+  e.usable = usable;
+  e.admin_up = admin_up;
+  return e;
+}
+
+device::tcp::LinkEvent address_event(int index, const char* ip, bool added) {
+  device::tcp::LinkEvent e;
+  e.kind = device::tcp::LinkEvent::Kind::address;
+  e.index = index;
+  e.usable = added;
+  e.address = addr(ip);
+  return e;
+}
+
+// Channels 0, 1 on rail0 (ifindex 3, two connections), channel 2 on rail1 (ifindex 4),
+// channel 3 a loopback rail (not watched).
+LinkState four_channels() {
+  LinkState s;
+  s.add(3, addr("10.0.0.1"), "rail0");
+  s.add(3, addr("10.0.0.1"), "rail0");
+  s.add(4, addr("10.0.1.1"), "rail1");
+  s.add(0, addr("127.0.0.2"), "lo");
+  return s;
+}
+
+TEST(LinkState, AnInterfaceSetDownTakesEachOfItsChannelsOutOnceAndBackWhenUp) {
+  LinkState s = four_channels();
+  EXPECT_TRUE(s.watched());
+  std::vector<LinkState::Change> out;
+  s.apply(link_event(4, false, false), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].channel, 2);
+  EXPECT_FALSE(out[0].usable);
+  EXPECT_EQ(out[0].why, "interface rail1 set down");
+  out.clear();
+  s.apply(link_event(4, false, true), out);  // up, still no carrier: no change
+  EXPECT_TRUE(out.empty());
+  s.apply(link_event(4, true, true), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].usable);
+  EXPECT_TRUE(s.usable(2));
+  out.clear();
+  s.apply(link_event(3, false, true), out);  // carrier lost: both connections of rail0
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].channel, 0);
+  EXPECT_EQ(out[1].channel, 1);
+  EXPECT_EQ(out[1].why, "interface rail0 lost its carrier");
+  out.clear();
+  s.apply(link_event(1, false, false), out);  // another interface (lo's index): nothing
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(LinkState, TheChannelsAddressRemovedOrBackCountsOnlyWithTheLinkUp) {
+  LinkState s = four_channels();
+  std::vector<LinkState::Change> out;
+  s.apply(address_event(4, "10.0.1.9", false), out);  // another address of rail1
+  EXPECT_TRUE(out.empty());
+  s.apply(address_event(4, "10.0.1.1", false), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].why, "address 10.0.1.1 removed from interface rail1");
+  out.clear();
+  s.apply(link_event(4, false, false), out);  // already out: no second change
+  s.apply(address_event(4, "10.0.1.1", true), out);  // address back, link still down
+  EXPECT_TRUE(out.empty());
+  s.apply(link_event(4, true, true), out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].usable);
+  out.clear();
+  device::tcp::LinkEvent gone = link_event(3, false, false);
+  gone.kind = device::tcp::LinkEvent::Kind::gone;
+  s.apply(gone, out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].why, "interface rail0 removed");
+}
+
+TEST(LinkState, ResyncTakesTheStateFromTheInterfaceList) {
+  LinkState s = four_channels();
+  std::vector<LinkState::Change> out;
+  std::vector<Interface> list = {
+      Interface{"rail0", addr("10.0.0.1"), 24, true, false, true},
+      Interface{"rail1", addr("10.0.1.1"), 24, false, false, false},
+  };
+  s.resync(list, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].channel, 2);
+  EXPECT_EQ(out[0].why, "interface rail1 set down");
+  out.clear();
+  list.pop_back();  // rail1's address gone too: still out, no change
+  s.resync(list, out);
+  EXPECT_TRUE(out.empty());
+  list.push_back(Interface{"rail1", addr("10.0.1.1"), 24, true, false, true});
+  s.resync(list, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].usable);
+  EXPECT_TRUE(s.usable(3));  // the loopback rail is never touched
 }
 
 }  // namespace

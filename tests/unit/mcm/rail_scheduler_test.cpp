@@ -93,7 +93,7 @@ std::vector<std::unique_ptr<Node>> make_pair(Policy policy, int bind = -1, std::
       me.channels[c].device->connect(std::span(&pa, 1), device::Bootstrap{});
       me.channels[c].device->set_handler(me.scheduler->channel_handler(c));
     }
-    me.scheduler->add_peer(1 - r, {0, 1});
+    me.scheduler->add_peer(1 - r, {{0, 0}, {1, 1}});
   }
   return nodes;
 }
@@ -285,13 +285,9 @@ TEST(RailScheduler, LostPeerIsReportedOnceNamingTheChannel) {
   EXPECT_NE(alive[0]->got.failures[0].find("127.0.0."), std::string::npos) << alive[0]->got.failures[0];
 }
 
-// Failover: channel 1's connection is cut (the sender abandons it, as after a timeout) while
-// ordered frames are in flight on both channels. Every frame arrives once, in order; what went
-// on the cut channel and was not acknowledged is resent on channel 0; the channel rejoins.
-TEST(RailScheduler, CutChannelLosesNothingDoublesNothingAndRejoins) {
-  auto nodes = make_pair(Policy::round_robin);
-  nodes[0]->got.expect_failure = true;
-  nodes[1]->got.expect_failure = true;
+// Streams 2000 ordered frames from node 0 to node 1 over both channels; `cut` runs once node 1
+// has 100 of them, halfway through the sends. Checks every frame arrived once, in order.
+void stream_through_a_cut(std::vector<std::unique_ptr<Node>>& nodes, const std::function<void()>& cut) {
   constexpr int kFrames = 2000;
   std::vector<device::SendOp> ops(kFrames);
   std::vector<std::vector<std::byte>> data;
@@ -303,7 +299,7 @@ TEST(RailScheduler, CutChannelLosesNothingDoublesNothingAndRejoins) {
     if (nodes[0]->scheduler->send(1, op) == device::SendResult::queued) ++queued;
     if (i == kFrames / 2) {
       ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() >= 100; }));
-      nodes[0]->channels[1].device->abandon(1, "cut by the test");
+      cut();
     }
   }
   ASSERT_TRUE(pump(nodes, [&] {
@@ -314,6 +310,16 @@ TEST(RailScheduler, CutChannelLosesNothingDoublesNothingAndRejoins) {
     ASSERT_EQ(nodes[1]->got.ids[i], std::uint32_t(i));
     ASSERT_EQ(nodes[1]->got.payloads[i], data[i]) << "frame " << i;
   }
+}
+
+// Failover: channel 1's connection is cut (the sender abandons it, as after a timeout) while
+// ordered frames are in flight on both channels. Every frame arrives once, in order; what went
+// on the cut channel and was not acknowledged is resent on channel 0; the channel rejoins.
+TEST(RailScheduler, CutChannelLosesNothingDoublesNothingAndRejoins) {
+  auto nodes = make_pair(Policy::round_robin);
+  nodes[0]->got.expect_failure = true;
+  nodes[1]->got.expect_failure = true;
+  stream_through_a_cut(nodes, [&] { nodes[0]->channels[1].device->abandon(1, "cut by the test"); });
   EXPECT_EQ(nodes[0]->channels[1].stats.failures, 1u);
   EXPECT_GT(nodes[0]->channels[1].stats.retransmits, 0u);
   EXPECT_TRUE(nodes[0]->got.failures.empty());  // one channel left: the peer is not failed
@@ -349,6 +355,78 @@ TEST(RailScheduler, CutChannelDuringAStripedFrameResendsItsPart) {
   EXPECT_TRUE(std::equal(data.begin(), data.end(), nodes[1]->got.placed.begin() + base));
   EXPECT_EQ(nodes[0]->channels[1].stats.retransmits, 1u);
   EXPECT_EQ(done, 1);
+}
+
+// Pumps for `d` whatever happens.
+void pump_for(std::vector<std::unique_ptr<Node>>& nodes, std::chrono::milliseconds d) {
+  const auto end = Clock::now() + d;
+  pump(nodes, [&] { return Clock::now() >= end; });
+}
+
+// A link event: node 0's interface of channel 1 goes down while ordered frames are in flight.
+// Node 0 fails the channel at once and tells node 1 over channel 0, so node 1 fails its end too
+// and, unlike after a plain reset, does not reconnect: it waits for node 0, which reconnects
+// when its interface is up again. Every frame arrives once, in order.
+TEST(RailScheduler, LinkDownFailsBothEndsAndOnlyTheOwnerReconnectsWhenUp) {
+  auto nodes = make_pair(Policy::round_robin);
+  nodes[0]->got.expect_failure = true;
+  nodes[1]->got.expect_failure = true;
+  stream_through_a_cut(nodes, [&] {
+    nodes[0]->scheduler->channel_down(1, "interface test1 set down");
+    EXPECT_EQ(nodes[0]->scheduler->lanes_in_service(1), 1u);  // at once, not at the next check
+  });
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->scheduler->lanes_in_service(0) == 1; }));
+  // Well past the first reconnection step (100 ms): neither side tried again.
+  pump_for(nodes, 500ms);
+  EXPECT_EQ(nodes[0]->scheduler->lanes_in_service(1), 1u);
+  EXPECT_EQ(nodes[1]->scheduler->lanes_in_service(0), 1u);
+  EXPECT_EQ(nodes[0]->channels[1].stats.failures, 1u);
+  EXPECT_EQ(nodes[1]->channels[1].stats.failures, 1u);
+  EXPECT_TRUE(nodes[0]->got.failures.empty());
+  EXPECT_TRUE(nodes[1]->got.failures.empty());
+
+  nodes[0]->scheduler->channel_up(1);
+  ASSERT_TRUE(pump(nodes, [&] {
+    return nodes[0]->scheduler->lanes_in_service(1) == 2 && nodes[1]->scheduler->lanes_in_service(0) == 2;
+  }));
+  // Both channels carry traffic again.
+  const auto before = nodes[0]->channels[1].stats.frames;
+  const std::size_t had = nodes[1]->got.ids.size();
+  int more = 0, more_queued = 0;
+  std::vector<device::SendOp> again(200);
+  const auto payload = pattern(1000, 3);
+  for (int i = 0; i < 200; ++i) {
+    numbered_frame(again[i], std::uint32_t(had + i), payload, more);
+    if (nodes[0]->scheduler->send(1, again[i]) == device::SendResult::queued) ++more_queued;
+  }
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() == had + 200 && more == more_queued; }));
+  for (std::size_t i = 0; i < 200; ++i) ASSERT_EQ(nodes[1]->got.ids[had + i], std::uint32_t(had + i));
+  EXPECT_EQ(nodes[0]->channels[1].stats.frames, before + 100);
+}
+
+// A link event on a channel that never carried traffic to the peer: taken out of use and given
+// back without a connection, a notice or a failure.
+TEST(RailScheduler, LinkDownOnAnUnusedChannelConnectsNothing) {
+  auto nodes = make_pair(Policy::round_robin);
+  nodes[0]->scheduler->channel_down(1, "interface test1 set down");
+  EXPECT_EQ(nodes[0]->scheduler->lanes_in_service(1), 1u);
+  pump_for(nodes, 200ms);
+  EXPECT_EQ(nodes[1]->scheduler->lanes_in_service(0), 2u);
+  for (auto& n : nodes)
+    for (auto& c : n->channels) EXPECT_FALSE(c.device->in_use(1 - int(&n - nodes.data())));
+  EXPECT_EQ(nodes[0]->channels[1].stats.failures, 0u);
+  nodes[0]->scheduler->channel_up(1);
+  EXPECT_EQ(nodes[0]->scheduler->lanes_in_service(1), 2u);
+  // Traffic then uses both channels.
+  int done = 0;
+  std::vector<device::SendOp> ops(10);
+  const auto payload = pattern(100, 1);
+  for (int i = 0; i < 10; ++i) {
+    numbered_frame(ops[i], std::uint32_t(i), payload, done);
+    nodes[0]->scheduler->send(1, ops[i]);
+  }
+  ASSERT_TRUE(pump(nodes, [&] { return nodes[1]->got.ids.size() == 10; }));
+  EXPECT_EQ(nodes[0]->channels[1].stats.frames, 5u);
 }
 
 // Every channel cut: the peer is reported failed once, naming every channel.
