@@ -3,7 +3,8 @@
 # Debian's MPICH and Open MPI, 2 ranks over shared memory and over tcp (loopback). Prints per
 # column count: one-way time of the vector-datatype message and of pack-then-send, for each
 # implementation, and the ratios RailMPI datatype / RailMPI pack and RailMPI datatype / best peer
-# datatype (< 1 is better). Medians of RUNS runs (default 3). ROWS=256 matrix rows.
+# datatype (< 1 is better). Medians of RUNS rounds (default 3; each round runs every
+# implementation once, interleaved). ROWS=256 matrix rows.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -20,12 +21,15 @@ impls="rail"
 [ "$have_ompi" = 1 ] && impls="$impls ompi"
 echo "# noncontig.sh: $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg), $RUNS run(s), $ROWS rows"
 for tr in $TRANSPORTS; do
-    for impl in $impls; do
-        : >"$work/$impl.all"
-        for _ in $(seq 1 "$RUNS"); do
+    # Rounds: every implementation runs once per round, so a noisy moment hits all of them.
+    for impl in $impls; do : >"$work/$impl.all"; done
+    for _ in $(seq 1 "$RUNS"); do
+        for impl in $impls; do
             timeout -k 5 300 $(peer_launcher "$impl" "$tr" 2) "$(peer_binary "$impl" vector_columns)" -r "$ROWS" \
                 </dev/null 2>>"$work/errors" | grep -v '^#' | awk 'NF == 4' >>"$work/$impl.all"
         done
+    done
+    for impl in $impls; do
         for col in 3 4; do
             awk '{ print $1 }' "$work/$impl.all" | sort -nu | while read -r n; do
                 echo "$n $(awk -v n="$n" -v c=$col '$1 == n { print $c }' "$work/$impl.all" | median)"
