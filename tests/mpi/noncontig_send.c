@@ -152,6 +152,9 @@ static void one_way(msgs_t *m, const case_t *c, int way, int from, int to) {
 
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "noncontig_send");
+    size_t max_bytes = 1500000; /* -m BYTES: largest message (the tiny-ring variant keeps it short) */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "-m")) max_bytes = (size_t)atol(argv[i + 1]);
     const int partner = mt_partner();
     case_t cases[6];
     MPI_Datatype short_runs, idx, st, back, backr, wide, many;
@@ -191,7 +194,7 @@ int main(int argc, char **argv) {
         int tsize;
         MPI_OK(MPI_Type_size(cases[c].type, &tsize));
         size_t last = 0;
-        for (int s = 0; s < 5; s++) {
+        for (int s = 0; s < 5 && targets[s] <= max_bytes; s++) {
             long elements = (long)(targets[s] / (size_t)tsize);
             if (elements < 1) elements = 1;
             if ((size_t)tsize * (size_t)elements == last) continue; /* same as the last size */
