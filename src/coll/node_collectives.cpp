@@ -155,8 +155,10 @@ NodeCollectives::Result NodeCollectives::barrier(const core::Communicator& c) {
 
 NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void* buf, std::size_t bytes, int root) {
   if (!usable(c, bytes)) return Result::not_taken;
-  if (c.size() == 2 && bytes > kPairBcastLimit && mcm_.figures(c.job_ranks[std::size_t(1 - c.rank)]).single_copy)
-    return Result::not_taken;
+  if (c.size() == 2 && bytes > kPairBcastLimit) {
+    const device::Figures& f = mcm_.figures(c.job_ranks[std::size_t(1 - c.rank)]);
+    if (f.single_copy && bytes > f.eager_limit && bytes >= f.single_copy_min) return Result::not_taken;
+  }
   const Call k = begin(c);
   if (k.me == root) {
     wait_all(k, k.seq - (kDepth - 1));  // the last reader of this bcast cell is done with it
