@@ -158,6 +158,8 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     if (!p.ring_map.valid()) base::fatal("shm device: rank %d: %s", pa.rank, error.c_str());
     p.out.attach(p.ring_map.data(), cells);
     p.in.attach(segment_.data() + slot_offset(pa.rank), cells);
+    prefault(p.ring_map.data(), slot_bytes());
+    prefault(segment_.data() + slot_offset(pa.rank), slot_bytes());
     index_of_rank_[std::size_t(pa.rank)] = static_cast<int>(peers_.size() - 1);
   }
 
@@ -218,12 +220,9 @@ std::string ShmDevice::node_region_name(int leader) const {
   return "/railmpi-" + job_id_ + "-node-" + std::to_string(leader);
 }
 
-inline void ShmDevice::ring_doorbell(Peer& p) {
-  // Pairs with the seq_cst store of `sleeping` + seq_cst re-check in the peer's wait().
-  if (load32(p.ctrl->sleeping, std::memory_order_seq_cst)) [[unlikely]] {
-    std::atomic_ref<std::uint32_t>(p.ctrl->doorbell).fetch_add(1, std::memory_order_seq_cst);
-    futex_wake_all(&p.ctrl->doorbell);
-  }
+void ShmDevice::wake(Peer& p) {
+  std::atomic_ref<std::uint32_t>(p.ctrl->doorbell).fetch_add(1, std::memory_order_seq_cst);
+  futex_wake_all(&p.ctrl->doorbell);
 }
 
 // seq_cst publication: ring_doorbell() then checks the peer's sleep flag (Dekker pairing).
