@@ -55,6 +55,14 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
     return MPI_SUCCESS;
   }
   s->op = core::RequestOp::send;
+  // The short path: an eager frame the route takes now leaves the request complete at once.
+  if (t.contiguous && mode != p2p::SendMode::synchronous &&
+      in.p2p->try_send_now(contiguous_start(buf, t), t.size * std::size_t(count), c->job_rank(dest), c->context,
+                           c->rank, tag)) [[likely]] {
+    s->p2p.kind = p2p::RequestKind::send;
+    s->p2p.complete = true;
+    return MPI_SUCCESS;
+  }
   std::size_t bytes;
   const void* data = slot_typed_buffer(*s, buf, count, type, t, bytes);
   in.p2p->isend(s->p2p, data, bytes, c->job_rank(dest), c->context, c->rank, tag, mode, p2p::Marker::nonblocking,
