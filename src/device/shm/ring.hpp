@@ -247,11 +247,8 @@ class RingConsumer {
   }
   bool attached() const { return cells_ != nullptr; }
 
-  // True when the next cell holds a published frame (or skip marker). One load of one line, and a
-  // prefetch of the line after it: a frame of two cells (64 B messages) then arrives with both
-  // lines requested at once instead of the second one only after the first was seen.
+  // True when the next cell holds a published frame (or skip marker). One load of one line.
   bool ready(std::memory_order mo = std::memory_order_acquire) const {
-    __builtin_prefetch(&cells_[(head_ + 1) & mask_]);
     return detail::load(detail::header_of(&cells_[head_ & mask_])->seq, mo) == head_ + 1;
   }
 
