@@ -23,6 +23,7 @@ constexpr std::uint64_t kMagic = 0x52'61'69'6c'53'48'4d'31ULL;  // "RailSHM1"
 constexpr std::size_t kControlBytes = 4096;
 constexpr int kMaxFramesPerPeerPoll = 256;
 constexpr auto kLivenessPeriod = std::chrono::milliseconds(100);
+constexpr std::size_t kPrefaultBytes = 4096 + 256 * 1024;  // a ring's control page and first 256 KiB
 
 std::uint32_t load32(const std::uint32_t& w, std::memory_order mo) {
   return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(w)).load(mo);
@@ -158,8 +159,12 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     if (!p.ring_map.valid()) base::fatal("shm device: rank %d: %s", pa.rank, error.c_str());
     p.out.attach(p.ring_map.data(), cells);
     p.in.attach(segment_.data() + slot_offset(pa.rank), cells);
-    prefault(p.ring_map.data(), slot_bytes());
-    prefault(segment_.data() + slot_offset(pa.rank), slot_bytes());
+    // The first kPrefaultBytes of both rings are mapped now (no page faults in the first traffic);
+    // beyond that pages come as a lap reaches them, so a big ring or a node of many ranks does not
+    // cost resident memory up front.
+    const std::size_t prefault_bytes = std::min(slot_bytes(), kPrefaultBytes);
+    prefault(p.ring_map.data(), prefault_bytes);
+    prefault(segment_.data() + slot_offset(pa.rank), prefault_bytes);
     index_of_rank_[std::size_t(pa.rank)] = static_cast<int>(peers_.size() - 1);
   }
 
