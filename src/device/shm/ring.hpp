@@ -120,8 +120,9 @@ class RingProducer {
   }
 
   // try_write() of a frame that fits one cell (header_len + payload_len <= kCellFrameBytes):
-  // the short protocol. One cell never wraps, the copies are a few moves, nothing else is touched
-  // but the cell, the next cell's seq word and (rarely) the consumer's head.
+  // the short protocol. One cell never wraps, the copies are a few moves; nothing else is written
+  // but the next cell's seq word when that cell is stale (after a longer frame), and nothing else
+  // read but the consumer's head when the cached copy says the ring is full.
   bool try_write_cell(std::span<const std::byte> header, std::span<const std::byte> payload,
                       std::memory_order publish = std::memory_order_release) {
     if (!have_room(2, std::memory_order_acquire)) return false;
