@@ -66,7 +66,8 @@ NodeCollectives::Call NodeCollectives::begin(const core::Communicator& c) {
   const std::size_t n = std::size_t(c.size());
   Call k;
   k.flags = reinterpret_cast<Flag*>(base);
-  k.bcast_cells = base + n * sizeof(Flag);
+  k.small_cells = reinterpret_cast<SmallCell*>(base + n * sizeof(Flag));
+  k.bcast_cells = base + n * sizeof(Flag) + kSmallDepth * sizeof(SmallCell);
   k.input_cells = k.bcast_cells + kDepth * cell_;
   k.cell = cell_;
   k.n = c.size();
@@ -158,16 +159,21 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
   if (c.size() == 2 && bytes > kPairBcastLimit && mcm_.figures(c.job_ranks[std::size_t(1 - c.rank)]).single_copy)
     return Result::not_taken;
   const Call k = begin(c);
+  SmallCell& small = k.small_cell();
   if (k.me == root) {
-    wait_all(k, k.seq - (kDepth - 1));  // the last reader of this bcast cell is done with it
-    if (bytes) std::memcpy(k.bcast_cell(), buf, bytes);
-    arrive(k, bytes);
+    const bool in_small = bytes <= kSmallBcastMax;
+    // The last reader of the cells this call writes is done with them.
+    wait_all(k, k.seq - ((in_small ? kSmallDepth : kDepth) - 1));
+    small.bytes = static_cast<std::uint32_t>(bytes);
+    if (bytes) std::memcpy(in_small ? small.data : k.bcast_cell(), buf, bytes);
+    arrive(k, kNoBytes);
     return Result::done;
   }
   arrive(k, kNoBytes);
   wait_rank(k, root, k.seq);
-  const std::size_t sent = k.bytes_of(root);
-  if (const std::size_t got = std::min(bytes, sent)) std::memcpy(buf, k.bcast_cell(), got);
+  const std::size_t sent = small.bytes;
+  const std::byte* data = sent <= kSmallBcastMax ? small.data : k.bcast_cell();
+  if (const std::size_t got = std::min(bytes, sent)) std::memcpy(buf, data, got);
   return sent > bytes ? Result::truncated : Result::done;
 }
 
