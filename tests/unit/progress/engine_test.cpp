@@ -1,0 +1,66 @@
+// The progress engine's waiting policy: which yields count as long (other programs hold the
+// cores), and what a long one does to the waits that follow.
+#include "progress/engine.hpp"
+
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+namespace railmpi::progress {
+namespace {
+
+using std::chrono::microseconds;
+
+TEST(ProgressEngine, LongYieldThresholdIsExact) {
+  EXPECT_FALSE(Engine::yield_was_long(microseconds(199)));
+  EXPECT_TRUE(Engine::yield_was_long(microseconds(200)));
+  EXPECT_TRUE(Engine::yield_was_long(microseconds(201)));
+  EXPECT_FALSE(Engine::yield_was_long(microseconds(0)));
+}
+
+base::Settings settings_with_yields(unsigned yields) {
+  base::Settings s{};
+  s.devices = "shm,tcp";
+  s.spin_count = 50;
+  s.yield_count = yields;
+  return s;
+}
+
+// A busy process on this process's only core: a yield hands it the core for a time slice, so a
+// yield turns out long, yielding stops, and waits sleep without yielding for kCrowdedFor.
+TEST(ProgressEngine, YieldToBusyProgramMakesWaitsSleepAtOnce) {
+  cpu_set_t saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof saved, &saved), 0);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const pid_t hog = fork();
+  ASSERT_GE(hog, 0);
+  if (hog == 0) {
+    alarm(20);  // never outlives a failed test
+    for (;;) {
+    }
+  }
+  const base::Settings s = settings_with_yields(200);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  Engine engine(mcm, s);
+  EXPECT_EQ(engine.yields_now(), 200u);
+  bool long_seen = false;
+  for (int i = 0; i < 1000 && !long_seen; ++i) long_seen = !engine.yield_core();
+  kill(hog, SIGKILL);
+  waitpid(hog, nullptr, 0);
+  sched_setaffinity(0, sizeof saved, &saved);
+  ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 200 us";
+  EXPECT_EQ(engine.yields_now(), 0u);
+  std::this_thread::sleep_for(Engine::kCrowdedFor + std::chrono::milliseconds(2));
+  EXPECT_EQ(engine.yields_now(), 200u);
+}
+
+}  // namespace
+}  // namespace railmpi::progress
