@@ -1,5 +1,6 @@
 #include "coll/node_collectives.hpp"
 
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -29,6 +30,7 @@ NodeCollectives::NodeCollectives(mcm::MultiMethod& mcm, Engine& engine, const ba
       limit_(settings.node_coll_limit),
       cell_((settings.node_coll_limit + 63) / 64 * 64),
       spin_(settings.spin_count),
+      yield_(settings.yield_count),
       progress_(memory_.available() ? std::size_t(memory_.slots()) : 0) {}
 
 bool NodeCollectives::usable(const core::Communicator& c, std::size_t bytes) {
@@ -110,12 +112,10 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
     if (i % kPollEvery == kPollEvery - 1) progress.poll();
     if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
   }
-  const unsigned yields = progress.yields_now();
-  for (unsigned i = 0; i < yields; ++i) {
-    const bool go_on = progress.yield_core();
+  for (unsigned i = 0; i < yield_; ++i) {
+    sched_yield();
     progress.poll();
     if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
-    if (!go_on) break;
   }
   // Sleep in slices: point-to-point traffic does not wake this futex, so poll between slices.
   auto slice = std::chrono::microseconds(50);

@@ -34,10 +34,11 @@
 // instead of taking turns every 16 calls). These waits are usually already satisfied; a rank
 // remembers the call number it last read from each flag and reads a flag again only when that
 // does not suffice (a root ahead of its receivers costs them one read per kDepth calls).
-// Waiting spins RAILMPI_SPIN_COUNT polls, yields as the progress engine's waits do
-// (progress/engine.hpp: yields_now(), yield_core()), then sleeps on the futex in growing slices; the
-// progress engine is polled throughout, so point-to-point and non-blocking collective traffic
-// keeps moving.
+// Waiting spins RAILMPI_SPIN_COUNT polls, yields RAILMPI_YIELD_COUNT times, then sleeps on the
+// futex in growing slices; the progress engine is polled throughout, so point-to-point and
+// non-blocking collective traffic keeps moving. (Unlike point-to-point waits, these keep yielding
+// beside busy programs: ranks waiting for a bcast root or in an allreduce then sleeping each call
+// made 4-rank 8 B bcasts 8x and 2-rank 8 B allreduces 6x slower under load.)
 #pragma once
 
 #include <cstddef>
@@ -156,6 +157,7 @@ class NodeCollectives {
   std::size_t limit_;
   std::size_t cell_;
   unsigned spin_;
+  unsigned yield_;
   std::vector<Progress> progress_;  // per slot
 };
 

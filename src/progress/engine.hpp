@@ -10,10 +10,13 @@
 // machine an interrupt to a halted core takes tens of microseconds). When other programs keep the
 // cores busy, a yield hands the core to one of them for its whole time slice, and a rank that
 // keeps yielding runs last (EEVDF pushes a yielding task's deadline back): then a woken sleeper is
-// served first. So a yield that takes kLongYield or longer ends the yielding, and for kCrowdedFor
-// the waits of this rank sleep right after spinning (bench/oversub_loop ring, 8 ranks on 2 cores
-// beside other busy programs, load 5-7, medians of 15 interleaved runs: 0.080 s instead of
-// 0.129 s; Open MPI 0.171 s). Without other programs on the cores nothing changes.
+// served first. So when this machine runs more ranks than this rank has cores, a yield that takes
+// kLongYield or longer ends the yielding, and for kCrowdedFor the waits of this rank sleep right
+// after spinning (bench/oversub_loop ring, 8 ranks on 2 cores beside other busy programs, load
+// 5-7, medians of 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s). Without
+// other programs on the cores nothing changes. With a core per rank, waits keep yielding: a
+// yielding rank is still runnable on its core, a sleeping one needs an interrupt to wake (2 ranks
+// beside busy programs, 8 B allreduce: 3 us yielding, 17 us sleeping).
 #pragma once
 
 #include <sched.h>
@@ -32,7 +35,10 @@ class Engine {
   static constexpr std::chrono::milliseconds kCrowdedFor{10};
 
   Engine(mcm::MultiMethod& mcm, const base::Settings& settings)
-      : mcm_(mcm), spin_(settings.spin_count), yield_(settings.yield_count) {}
+      : Engine(mcm, settings, mcm.machine_ranks() > usable_cores()) {}
+  // `oversubscribed`: more ranks on this machine than this rank has cores.
+  Engine(mcm::MultiMethod& mcm, const base::Settings& settings, bool oversubscribed)
+      : mcm_(mcm), spin_(settings.spin_count), yield_(settings.yield_count), oversubscribed_(oversubscribed) {}
 
   // Whether a yield that took `took` shows other programs holding the cores.
   static bool yield_was_long(Clock::duration took) { return took >= kLongYield; }
@@ -41,8 +47,12 @@ class Engine {
   unsigned yields_now() const { return crowded_until_ > Clock::now() ? 0 : yield_; }
 
   // Yields the core once; false (and the cores count as crowded for kCrowdedFor) when the yield
-  // was long: the caller should stop yielding and sleep.
+  // was long on an oversubscribed machine: the caller should stop yielding and sleep.
   bool yield_core() {
+    if (!oversubscribed_) {
+      sched_yield();
+      return true;
+    }
     const auto t0 = Clock::now();
     sched_yield();
     const auto t1 = Clock::now();
@@ -116,9 +126,15 @@ class Engine {
   static constexpr std::chrono::microseconds kShortestSlice{50};
   static constexpr std::chrono::microseconds kLongestSlice{2000};
 
+  static int usable_cores() {
+    cpu_set_t cpus;
+    return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  }
+
   mcm::MultiMethod& mcm_;
   unsigned spin_;
   unsigned yield_;
+  bool oversubscribed_;
   unsigned idle_tests_ = 0;
   Clock::time_point crowded_until_{};
   int (*hook_)(void*) = nullptr;

@@ -49,7 +49,7 @@ TEST(ProgressEngine, YieldToBusyProgramMakesWaitsSleepAtOnce) {
   }
   const base::Settings s = settings_with_yields(200);
   mcm::MultiMethod mcm(0, 1, "progress-unit", s);
-  Engine engine(mcm, s);
+  Engine engine(mcm, s, /*oversubscribed=*/true);
   EXPECT_EQ(engine.yields_now(), 200u);
   bool long_seen = false;
   for (int i = 0; i < 1000 && !long_seen; ++i) long_seen = !engine.yield_core();
@@ -59,6 +59,33 @@ TEST(ProgressEngine, YieldToBusyProgramMakesWaitsSleepAtOnce) {
   ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 200 us";
   EXPECT_EQ(engine.yields_now(), 0u);
   std::this_thread::sleep_for(Engine::kCrowdedFor + std::chrono::milliseconds(2));
+  EXPECT_EQ(engine.yields_now(), 200u);
+}
+
+// With a core per rank, yields never end the yielding, however long they take.
+TEST(ProgressEngine, NotOversubscribedKeepsYielding) {
+  cpu_set_t saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof saved, &saved), 0);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const pid_t hog = fork();
+  ASSERT_GE(hog, 0);
+  if (hog == 0) {
+    alarm(20);
+    for (;;) {
+    }
+  }
+  const base::Settings s = settings_with_yields(200);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  Engine engine(mcm, s, /*oversubscribed=*/false);
+  bool all_went_on = true;
+  for (int i = 0; i < 100; ++i) all_went_on = engine.yield_core() && all_went_on;
+  kill(hog, SIGKILL);
+  waitpid(hog, nullptr, 0);
+  sched_setaffinity(0, sizeof saved, &saved);
+  EXPECT_TRUE(all_went_on);
   EXPECT_EQ(engine.yields_now(), 200u);
 }
 
