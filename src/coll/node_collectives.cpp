@@ -48,7 +48,8 @@ void NodeCollectives::decide(const core::Communicator& c) {
     return;
   }
   // Rank 0 claims a slot for all members and tells them which (or -1: the region is full).
-  std::int32_t slot = c.rank == 0 ? memory_.claim(c.size(), std::size_t(c.size()) * sizeof(Flag)) : -1;
+  const std::size_t zeroed = std::size_t(c.size()) * sizeof(Flag) + kSmallDepth * sizeof(SmallCell);
+  std::int32_t slot = c.rank == 0 ? memory_.claim(c.size(), zeroed) : -1;
   auto s = engine_.create(c);
   coll::bcast(*s, &slot, sizeof slot, 0);
   engine_.run(std::move(s));
@@ -166,11 +167,12 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
     wait_all(k, k.seq - ((in_small ? kSmallDepth : kDepth) - 1));
     small.bytes = static_cast<std::uint32_t>(bytes);
     if (bytes) std::memcpy(in_small ? small.data : k.bcast_cell(), buf, bytes);
+    std::atomic_ref<std::uint32_t>(small.seq).store(k.seq, std::memory_order_release);
     arrive(k, kNoBytes);
     return Result::done;
   }
   arrive(k, kNoBytes);
-  wait_rank(k, root, k.seq);
+  if (load(small.seq, std::memory_order_acquire) != k.seq) wait_rank(k, root, k.seq);
   const std::size_t sent = small.bytes;
   const std::byte* data = sent <= kSmallBcastMax ? small.data : k.bcast_cell();
   if (const std::size_t got = std::min(bytes, sent)) std::memcpy(buf, data, got);

@@ -25,8 +25,10 @@
 //              so every rank computes bitwise the same result (floating point included);
 //   reduce     the same, but only the root waits and combines; the others return at once;
 //   bcast      the root writes the byte count in small cell s mod kSmallDepth, the data there
-//              too or (larger) in bcast cell s mod kDepth, and sets its flag; the others set
-//              theirs, wait for the root's, read the count and copy from where it says.
+//              too or (larger) in bcast cell s mod kDepth, then the call number in the small
+//              cell, and sets its flag; the others set theirs, and unless the small cell already
+//              shows call s (a root running ahead: one line to read), wait for the root's flag;
+//              then read the count and copy from where it says.
 // Reuse of cells: a rank writes its input cell of call s only once every rank entered call s-1
 // (so every reader finished call s-2, the last user of that cell), and a bcast root its cells
 // once every rank entered call s-kDepth+1 (large) or s-kSmallDepth+1 (small: a root of small
@@ -101,9 +103,11 @@ class NodeCollectives {
   };
   static_assert(sizeof(Flag) == 128);
   // Written by the root of the call, read by the others once the root's flag shows the call.
+  // The slot's claim zeroes the small cells with the flags: a call number left by an earlier
+  // communicator in the slot would otherwise pass for this one's.
   struct alignas(64) SmallCell {
     std::uint32_t bytes;  // the root's byte count, whichever cell holds the data
-    std::uint32_t unused;
+    std::uint32_t seq;    // the call, stored last: a receiver that sees it skips the root's flag
     std::byte data[kSmallBcastMax];
   };
   static_assert(sizeof(SmallCell) == 256);

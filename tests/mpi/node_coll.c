@@ -172,6 +172,31 @@ static void bcast_run_ahead(MPI_Comm comm) {
     }
 }
 
+/* A communicator's bcasts must never see what an earlier, freed communicator left in the node
+ * slot it gets again: comm A makes 300 bcasts and is freed; comm B makes 299 allreduces, so its
+ * call 300 is a bcast with the same call number as A's last one. */
+static void bcast_after_freed_communicator(void) {
+    MPI_Comm a, b;
+    int v = 0;
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+    for (int k = 1; k <= 300; k++) {
+        v = mt_rank == 0 ? 1000 + k : -1;
+        MPI_OK(MPI_Bcast(&v, 1, MPI_INT, 0, a));
+        CHECK(v == 1000 + k, "comm A bcast %d: %d", k, v);
+    }
+    MPI_OK(MPI_Comm_free(&a));
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &b));
+    for (int k = 1; k < 300; k++) {
+        int x = 1, y = 0;
+        MPI_OK(MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, b));
+        CHECK(y == mt_size, "comm B allreduce %d: %d", k, y);
+    }
+    v = mt_rank == 0 ? 7 : -1;
+    MPI_OK(MPI_Bcast(&v, 1, MPI_INT, 0, b));
+    CHECK(v == 7, "comm B bcast 300: %d (comm A's last was 1300)", v);
+    MPI_OK(MPI_Comm_free(&b));
+}
+
 /* The others wait ~1 s for a late rank 0 in a barrier; their CPU time must stay well below (checked
  * on RailMPI only: MPICH and Open MPI busy-poll by default). */
 static void late_rank_costs_no_cpu(MPI_Comm comm) {
@@ -225,6 +250,7 @@ int main(int argc, char **argv) {
         MPI_OK(MPI_Barrier(shared));
     }
     late_rank_costs_no_cpu(shared);
+    bcast_after_freed_communicator();
 
     /* More live communicators than the node region has slots (64). */
     enum { MANY = 70 };
