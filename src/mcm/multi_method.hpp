@@ -76,6 +76,10 @@ class MultiMethod {
 
   // Blocks until something may have arrived (bounded by timeout).
   void wait(std::chrono::microseconds timeout);
+  // Whether wait() returns as soon as anything arrives (one device can block: the shm doorbell or
+  // the tcp poll set), so a waiter needs no short timeout to notice traffic. With shm and tcp both
+  // in use, each wait() watches shm only, and tcp traffic is seen at the timeout.
+  bool wait_wakes_on_arrival() const { return poll_shm_ != poll_tcp_; }
 
   const device::Figures& figures(int peer) const { return figures_[static_cast<int>(routes_[peer])]; }
   // Lines of the end-of-job rail summary (RAILMPI_RAIL_STATS), one per channel.

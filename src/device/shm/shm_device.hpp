@@ -13,8 +13,9 @@
 // Node region (node_region.hpp): with RAILMPI_NODE_COLL_LIMIT > 0 and at least one peer, the
 // lowest rank of the node creates the node's shared region before that barrier and the others map
 // it after it. Each of its kNodeSlots slots has room, per member, for two 64-byte lines and two
-// cells of RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), plus 16 more such cells: what the
-// node-level collectives lay out in a slot (coll/node_collectives.hpp).
+// cells of RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), plus 16 more such cells and
+// kNodeSmallCellBytes for 256 small cells of 256 bytes: what the node-level collectives lay out
+// in a slot (coll/node_collectives.hpp).
 #pragma once
 
 #include <sys/types.h>
@@ -90,6 +91,7 @@ class ShmDevice final : public Device {
   const NodeRegion* node_region() const { return node_region_.valid() ? &node_region_ : nullptr; }
   NodeRegion* node_region() { return node_region_.valid() ? &node_region_ : nullptr; }
   static constexpr int kNodeSlots = 64;
+  static constexpr std::size_t kNodeSmallCellBytes = 256 * 256;
 
   // Name of this rank's segment (for tests).
   const std::string& segment_name() const { return segment_name_; }
