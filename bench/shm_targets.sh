@@ -75,7 +75,7 @@ limits() {
 }
 limits
 cacheline=$(awk '/cacheline_oneway_us/ { print $2 }' "$work/cacheline")
-cma() { awk -v s="$1" '$1 == "cma_MBps" && $2 == s { print $3 }' "$work/copy_limit"; }
+cma() { awk -v k="${2:-cma_MBps}" -v s="$1" '$1 == k && $2 == s { print $3 }' "$work/copy_limit"; }
 
 if [[ " $ONLY " == *" lat "* ]]; then
     # header caching off first (its table renamed), then the defaults
@@ -112,6 +112,11 @@ if [[ " $ONLY " == *" bw "* ]]; then
             [ $b = osu_bibw ] && [ -n "$lim" ] && lim=$(awk -v l="$lim" 'BEGIN { print 2 * l }')
             q=$(ratio "$r" "$lim")
             row "$b >= 1 MiB vs single-copy limit (MB/s)" "$s" "$r" "$m" "$o" "$lim" "$q" ">= 0.95" "$(met "$q" ge 0.95)"
+            # for reference (no goal): what single copies in both directions at once really reach
+            if [ $b = osu_bibw ]; then
+                lim=$(cma $s cma_bidir_MBps)
+                row "$b vs two concurrent single copies (MB/s)" "$s" "$r" "$m" "$o" "$lim" "$(ratio "$r" "$lim")" "-" "-"
+            fi
         done
     done
 fi

@@ -12,11 +12,14 @@ namespace {
 constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_DEVICES", "shm,tcp",
                 "Devices that may be used, comma separated; `tcp` forces TCP even between ranks of one node."},
-    SettingSpec{"RAILMPI_SHM_EAGER_LIMIT", "16K",
+    SettingSpec{"RAILMPI_SHM_EAGER_LIMIT", "64K",
                 "Largest message the shm device sends eagerly; larger ones use rendezvous."},
     SettingSpec{"RAILMPI_SHM_CMA", "1",
                 "Allow single-copy rendezvous with process_vm_readv on the shm device (0 = pipelined copy)."},
-    SettingSpec{"RAILMPI_SHM_RING_BYTES", "256K", "Size of each per-pair shared-memory ring."},
+    SettingSpec{"RAILMPI_SHM_CMA_MIN", "",
+                "Smallest rendezvous message the shm device moves by single copy; smaller ones stream through the ring in packets, copied by both ranks' cores at once (empty: single copy for every rendezvous when the node has more ranks than cores, else never: the pipelined copy was faster at every size measured, bench/shm_targets.sh)."},
+    SettingSpec{"RAILMPI_SHM_RING_BYTES", "1M",
+                "Size of each per-pair shared-memory ring; a quarter of it is the largest frame (the eager limit's ceiling), a sixteenth the size of rendezvous packets."},
     SettingSpec{"RAILMPI_TCP_EAGER_LIMIT", "64K",
                 "Largest message the tcp device sends eagerly; larger ones use rendezvous."},
     SettingSpec{"RAILMPI_TCP_INTERFACE", "",
@@ -102,6 +105,7 @@ Settings Settings::from_environment() {
   s.shm_eager_limit = read_size("RAILMPI_SHM_EAGER_LIMIT");
   s.tcp_eager_limit = read_size("RAILMPI_TCP_EAGER_LIMIT");
   s.shm_cma = read_size("RAILMPI_SHM_CMA") != 0;
+  s.shm_cma_min = env_or_default(spec("RAILMPI_SHM_CMA_MIN")).empty() ? kAutomatic : read_size("RAILMPI_SHM_CMA_MIN");
   s.shm_ring_bytes = read_size("RAILMPI_SHM_RING_BYTES");
   s.tcp_interface = std::string(env_or_default(spec("RAILMPI_TCP_INTERFACE")));
   s.tcp_rails = std::string(env_or_default(spec("RAILMPI_TCP_RAILS")));
@@ -127,6 +131,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_DEVICES") return devices;
   if (name == "RAILMPI_SHM_EAGER_LIMIT") return std::to_string(shm_eager_limit);
   if (name == "RAILMPI_SHM_CMA") return shm_cma ? "1" : "0";
+  if (name == "RAILMPI_SHM_CMA_MIN") return shm_cma_min == kAutomatic ? std::string() : std::to_string(shm_cma_min);
   if (name == "RAILMPI_SHM_RING_BYTES") return std::to_string(shm_ring_bytes);
   if (name == "RAILMPI_TCP_EAGER_LIMIT") return std::to_string(tcp_eager_limit);
   if (name == "RAILMPI_TCP_INTERFACE") return tcp_interface;

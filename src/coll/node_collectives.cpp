@@ -157,8 +157,10 @@ NodeCollectives::Result NodeCollectives::barrier(const core::Communicator& c) {
 
 NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void* buf, std::size_t bytes, int root) {
   if (!usable(c, bytes)) return Result::not_taken;
-  if (c.size() == 2 && bytes > kPairBcastLimit && mcm_.figures(c.job_ranks[std::size_t(1 - c.rank)]).single_copy)
-    return Result::not_taken;
+  if (c.size() == 2 && bytes > kPairBcastLimit) {
+    const device::Figures& f = mcm_.figures(c.job_ranks[std::size_t(1 - c.rank)]);
+    if (f.single_copy && bytes > f.eager_limit && bytes >= f.single_copy_min) return Result::not_taken;
+  }
   const Call k = begin(c);
   SmallCell& small = k.small_cell();
   if (k.me == root) {

@@ -65,9 +65,12 @@ class NodeCollectives {
   static constexpr std::uint32_t kSmallDepth = 256;
   static constexpr std::size_t kSmallBcastMax = 248;
   // A bcast through the region moves the data twice (root -> cell -> receivers). With one
-  // receiver and single copy between the two, point-to-point moves it once: above this size that
-  // wins (2 ranks, 64 KiB: 21 us through the region, 8 us by single copy). Not higher: with 8 KiB
-  // the first point-to-point size (16 KiB) measured 11 us instead of 2.5 (unexplained).
+  // receiver and a single-copy rendezvous between the two (the route's figures: above its eager
+  // limit and from its single_copy_min), point-to-point moves it once: above this size that wins
+  // (2 ranks, 64 KiB: 21 us through the region, 8 us by single copy). Not higher: with 8 KiB
+  // the first point-to-point size (16 KiB) measured 11 us instead of 2.5 (unexplained). When
+  // point-to-point copies twice too (eager, or packets through the ring), the region is faster
+  // (2 ranks, 8-64 KiB: 0.65/6/12/20 us vs 8/7.5/15/29 us eager).
   static constexpr std::size_t kPairBcastLimit = 4 * 1024;
   // Bytes a slot needs for n members and cells of `cell` bytes.
   static std::size_t slot_bytes(std::size_t n, std::size_t cell) {

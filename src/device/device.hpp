@@ -83,7 +83,11 @@ struct Figures {
   double bandwidth_mbs = 0;       // large-message bandwidth estimate (MB/s)
   std::size_t eager_limit = 0;    // largest payload the protocol layer should send eagerly
   std::size_t max_payload = 0;    // largest payload of one frame
+  std::size_t packet_bytes = SIZE_MAX;  // preferred payload of rendezvous data packets (capped by max_payload)
   bool single_copy = false;       // read_remote() is available for this device's peers
+  // Smallest rendezvous payload worth a single copy (when single_copy); smaller ones travel as
+  // packets (the sender's and the receiver's cores copy at the same time).
+  std::size_t single_copy_min = 0;
 };
 
 // Where received frames and failures go. Plain function pointers: no virtual call per frame.

@@ -64,13 +64,15 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
 
   const device::Figures& fig = mcm_.figures(peer);
   const bool eager = bytes <= fig.eager_limit;
+  // A rendezvous the receiver reads itself; else it answers cts and the sender streams packets.
+  const bool single_copy = !eager && fig.single_copy && bytes >= fig.single_copy_min;
   if (layout) [[unlikely]] {
     // No pack on either side: eager frames and data packets are gathered by the device from the
     // runs (SendOp::layout), or the receiver reads the runs itself (single copy, described in
     // the rts).
     r.layout = layout;
     r.buf = nullptr;
-    if (!eager && fig.single_copy && layout->blocks.size() <= kMaxLayoutBlocks &&
+    if (single_copy && layout->blocks.size() <= kMaxLayoutBlocks &&
         layout->mean_run() >= kMinSingleCopyRun) {
       const std::size_t n = layout->blocks.size();
       r.packed = new std::byte[sizeof(LayoutWire) + n * sizeof(base::Strided)];
@@ -109,7 +111,7 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
       r.waiting = mode == SendMode::synchronous ? 2 : 1;  // frame out (+ sync_ack)
     } else {
       h.kind = FrameKind::rts;
-      h.aux = id_of(r.buf);  // 0 for a layout: not readable as one buffer
+      h.aux = single_copy ? id_of(r.buf) : 0;  // 0: answer cts (also a layout: not one buffer)
       r.op.payload = nullptr;
       r.op.payload_len = 0;
       r.op.layout = nullptr;
@@ -148,7 +150,8 @@ void Engine::on_send_op_done(device::SendOp& op) {
 }
 
 void Engine::pump_data(Request& r) {
-  const std::size_t packet = mcm_.figures(r.peer).max_payload;
+  const device::Figures& fig = mcm_.figures(r.peer);
+  const std::size_t packet = std::min(fig.packet_bytes, fig.max_payload);
   r.op.layout = r.layout;  // a layout's packets are gathered from its runs by the device
   while (r.offset < r.total) {
     const std::size_t n = std::min(packet, r.total - r.offset);

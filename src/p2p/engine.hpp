@@ -4,8 +4,9 @@
 // Protocol choice per message, from the route's figures:
 //   size <= eager_limit           -> eager frame (header + payload in one frame)
 //   larger, route has single copy -> rts; receiver reads the sender's buffer, answers fin
-//   larger, no single copy        -> rts; receiver answers cts; sender streams data packets of
-//                                    at most max_payload bytes straight into the user buffer
+//   and size >= single_copy_min
+//   else                          -> rts; receiver answers cts; sender streams data packets of
+//                                    packet_bytes (at most max_payload) straight into the user buffer
 // Synchronous sends use the same paths; an eager synchronous send also waits for sync_ack.
 #pragma once
 

@@ -1,5 +1,6 @@
 #include "device/shm/shm_device.hpp"
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
@@ -82,6 +83,7 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       eager_limit_(std::min(settings.shm_eager_limit, max_payload_)),
       node_cell_bytes_((settings.node_coll_limit + 63) / 64 * 64),
       cma_allowed_(settings.shm_cma),
+      cma_min_setting_(settings.shm_cma_min),
       index_of_rank_(static_cast<std::size_t>(job_size > 0 ? job_size : 0), -1) {}
 
 ShmDevice::~ShmDevice() { shutdown(); }
@@ -92,7 +94,9 @@ Figures ShmDevice::figures() const {
   f.bandwidth_mbs = 10000;
   f.eager_limit = eager_limit_;
   f.max_payload = max_payload_;
+  f.packet_bytes = ring_bytes_ / kPacketsPerRing;
   f.single_copy = single_copy_;
+  f.single_copy_min = single_copy_min_;
   return f;
 }
 
@@ -213,6 +217,15 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     }
   }
   single_copy_ = ok;
+  // Which rendezvous messages single copy moves. Automatic: every one on an oversubscribed node
+  // (the pipelined copy needs both ranks running at once: with fewer cores than ranks each packet
+  // would wait for a context switch), else none: with a core each, two cores copying through the
+  // ring (which stays in the shared cache) beat one process_vm_readv at every size measured, 4 KiB
+  // to 16 MiB, both ways (bench/shm_targets.sh ONLY=bw; 16 MiB 2x: a single copy of a message
+  // larger than the cache is bound by one core's memory bandwidth, and concurrent reads in both
+  // directions do not add up).
+  if (cma_min_setting_ != base::Settings::kAutomatic) single_copy_min_ = cma_min_setting_;
+  else single_copy_min_ = node_oversubscribed() ? 0 : kNoSingleCopy;
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
 }
@@ -358,6 +371,12 @@ void ShmDevice::wait(std::chrono::microseconds timeout) {
     futex_wait(&c->doorbell, bell, std::min(timeout, until_check));
   }
   store32(c->sleeping, 0, std::memory_order_relaxed);
+}
+
+bool ShmDevice::node_oversubscribed() const {
+  cpu_set_t cpus;
+  const int cores = ::sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  return peers_.size() + 1 > std::size_t(cores);
 }
 
 int ShmDevice::single_copy_pid(int peer) const {

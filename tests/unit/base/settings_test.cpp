@@ -37,7 +37,12 @@ TEST(Settings, EnvironmentOverridesDefault) {
   unsetenv("RAILMPI_SHM_EAGER_LIMIT");
   unsetenv("RAILMPI_DEVICES");
   s = Settings::from_environment();
-  EXPECT_EQ(s.shm_eager_limit, 16384u);
+  EXPECT_EQ(s.shm_eager_limit, 65536u);
+  EXPECT_EQ(s.shm_cma_min, Settings::kAutomatic);  // empty: the device chooses
+  setenv("RAILMPI_SHM_CMA_MIN", "1M", 1);
+  EXPECT_EQ(Settings::from_environment().shm_cma_min, 1u << 20);
+  EXPECT_EQ(Settings::from_environment().value_text("RAILMPI_SHM_CMA_MIN"), "1048576");
+  unsetenv("RAILMPI_SHM_CMA_MIN");
 }
 
 TEST(Settings, EveryDeclaredSettingHasAValue) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -202,6 +203,7 @@ TEST(ShmDevice, FiguresAndEagerClamp) {
   Figures f = d.figures();
   EXPECT_EQ(f.max_payload, 64u * 1024);
   EXPECT_EQ(f.eager_limit, f.max_payload);
+  EXPECT_EQ(f.packet_bytes, 256u * 1024 / ShmDevice::kPacketsPerRing);
   EXPECT_GT(f.bandwidth_mbs, 0);
   EXPECT_GT(f.latency_us, 0);
   s.shm_ring_bytes = 100;  // rounded up to the minimum
@@ -576,6 +578,30 @@ TEST(ShmDevice, ReadRemoteFourMiB) {
     return 0;
   });
 }
+
+// RAILMPI_SHM_CMA_MIN: a value is taken as it is; empty (automatic) means every rendezvous on a
+// node with more ranks than cores, else none.
+void single_copy_min_case(int ranks, std::size_t setting) {
+  run_ranks(ranks, [setting, ranks](int rank) {
+    base::Settings s = default_settings();
+    s.shm_cma_min = setting;
+    auto dev = start(rank, ranks, s);
+    cpu_set_t cpus;
+    CHECK(sched_getaffinity(0, sizeof cpus, &cpus) == 0);
+    const bool oversubscribed = ranks > CPU_COUNT(&cpus);
+    const std::size_t expected = setting != base::Settings::kAutomatic ? setting
+                                 : oversubscribed                      ? 0
+                                                                       : ShmDevice::kNoSingleCopy;
+    CHECK(dev->figures().single_copy);
+    CHECK(dev->figures().single_copy_min == expected);
+    finish(*dev);
+    return 0;
+  });
+}
+
+TEST(ShmDevice, SingleCopyMinFromSetting) { single_copy_min_case(2, 12345); }
+TEST(ShmDevice, SingleCopyMinAutomaticTwoRanks) { single_copy_min_case(2, base::Settings::kAutomatic); }
+TEST(ShmDevice, SingleCopyMinAutomaticEightRanks) { single_copy_min_case(8, base::Settings::kAutomatic); }
 
 TEST(ShmDevice, CmaOffMeansNoSingleCopy) {
   run_ranks(2, [](int rank) {
