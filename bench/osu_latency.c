@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
         }
         double t = MPI_Wtime() - t0;
         if (rank == 0) {
-            printf("%-12ld %16.2f\n", sz, t * 1e6 / (2.0 * iters));
+            printf("%-12ld %16.3f\n", sz, t * 1e6 / (2.0 * iters));
             fflush(stdout);
         }
     }

@@ -78,6 +78,9 @@ cacheline=$(awk '/cacheline_oneway_us/ { print $2 }' "$work/cacheline")
 cma() { awk -v k="${2:-cma_MBps}" -v s="$1" '$1 == k && $2 == s { print $3 }' "$work/copy_limit"; }
 
 if [[ " $ONLY " == *" lat "* ]]; then
+    # header caching off first (its table renamed), then the defaults
+    RAILMPI_HEADER_CACHE=0 table_point rail 2 osu_latency -m 64
+    mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_nocache"
     for i in $impls; do table_point "$i" 2 osu_latency -m 64; done
     for s in 0 1 2 4 8 16 32 64; do
         r=$(value rail.2.osu_latency $s); read -r m o <<<"$(peer_values 2.osu_latency $s)"
@@ -85,6 +88,12 @@ if [[ " $ONLY " == *" lat "* ]]; then
         row "latency 0-64 B vs best peer (us)" "$s" "$r" "$m" "$o" "$cacheline" "$q" "<= 0.6" "$(met "$q" le 0.6)"
         q=$(ratio "$r" "$cacheline")
         row "latency 0-64 B vs cache-line limit" "$s" "$r" "" "" "$cacheline" "$q" "<= 3" "$(met "$q" le 3)"
+    done
+    # header caching: RailMPI with it (default) / RailMPI without it (RAILMPI_HEADER_CACHE=0)
+    for s in 0 1 2 4 8 16 32; do
+        r=$(value rail.2.osu_latency $s); n=$(value rail.2.osu_latency_nocache $s)
+        q=$(ratio "$r" "$n")
+        row "header caching: latency with / without (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "< 1" "$(met "$q" le 0.999)"
     done
 fi
 

@@ -60,7 +60,8 @@ inline int check_derived_type(const char* call, MPI_Comm comm, MPI_Datatype type
 }
 
 // A datatype usable for communication: predefined, or derived and committed.
-inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type, core::TypeInfo& info) {
+[[gnu::always_inline]] inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type,
+                                             core::TypeInfo& info) {
   info = core::predefined_type_info(type);  // decoded from the handle: the hot path
   if (info.valid) [[likely]] return MPI_SUCCESS;
   return check_derived_type(call, comm, type, info);
@@ -112,7 +113,7 @@ inline int check_recv_tag(const char* call, MPI_Comm comm, int tag) {
 }
 
 // Everything a send entry point checks. Fills `comm_out` and `type_size`.
-inline int check_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+[[gnu::always_inline]] inline int check_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
                       MPI_Comm comm, core::Communicator*& comm_out, core::TypeInfo& type_info) {
   require_running(call);
   if (int e = check_comm(call, comm, comm_out)) return e;
@@ -123,7 +124,7 @@ inline int check_send(const char* call, const void* buf, int count, MPI_Datatype
   return check_send_tag(call, comm, tag);
 }
 
-inline int check_recv(const char* call, const void* buf, int count, MPI_Datatype type, int source, int tag,
+[[gnu::always_inline]] inline int check_recv(const char* call, const void* buf, int count, MPI_Datatype type, int source, int tag,
                       MPI_Comm comm, core::Communicator*& comm_out, core::TypeInfo& type_info) {
   require_running(call);
   if (int e = check_comm(call, comm, comm_out)) return e;

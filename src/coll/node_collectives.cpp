@@ -48,7 +48,8 @@ void NodeCollectives::decide(const core::Communicator& c) {
     return;
   }
   // Rank 0 claims a slot for all members and tells them which (or -1: the region is full).
-  std::int32_t slot = c.rank == 0 ? memory_.claim(c.size(), std::size_t(c.size()) * sizeof(Flag)) : -1;
+  const std::size_t zeroed = std::size_t(c.size()) * sizeof(Flag) + kSmallDepth * sizeof(SmallCell);
+  std::int32_t slot = c.rank == 0 ? memory_.claim(c.size(), zeroed) : -1;
   auto s = engine_.create(c);
   coll::bcast(*s, &slot, sizeof slot, 0);
   engine_.run(std::move(s));
@@ -66,7 +67,8 @@ NodeCollectives::Call NodeCollectives::begin(const core::Communicator& c) {
   const std::size_t n = std::size_t(c.size());
   Call k;
   k.flags = reinterpret_cast<Flag*>(base);
-  k.bcast_cells = base + n * sizeof(Flag);
+  k.small_cells = reinterpret_cast<SmallCell*>(base + n * sizeof(Flag));
+  k.bcast_cells = base + n * sizeof(Flag) + kSmallDepth * sizeof(SmallCell);
   k.input_cells = k.bcast_cells + kDepth * cell_;
   k.cell = cell_;
   k.n = c.size();
@@ -160,16 +162,22 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
     if (f.single_copy && bytes > f.eager_limit && bytes >= f.single_copy_min) return Result::not_taken;
   }
   const Call k = begin(c);
+  SmallCell& small = k.small_cell();
   if (k.me == root) {
-    wait_all(k, k.seq - (kDepth - 1));  // the last reader of this bcast cell is done with it
-    if (bytes) std::memcpy(k.bcast_cell(), buf, bytes);
-    arrive(k, bytes);
+    const bool in_small = bytes <= kSmallBcastMax;
+    // The last reader of the cells this call writes is done with them.
+    wait_all(k, k.seq - ((in_small ? kSmallDepth : kDepth) - 1));
+    small.bytes = static_cast<std::uint32_t>(bytes);
+    if (bytes) std::memcpy(in_small ? small.data : k.bcast_cell(), buf, bytes);
+    std::atomic_ref<std::uint32_t>(small.seq).store(k.seq, std::memory_order_release);
+    arrive(k, kNoBytes);
     return Result::done;
   }
   arrive(k, kNoBytes);
-  wait_rank(k, root, k.seq);
-  const std::size_t sent = k.bytes_of(root);
-  if (const std::size_t got = std::min(bytes, sent)) std::memcpy(buf, k.bcast_cell(), got);
+  if (load(small.seq, std::memory_order_acquire) != k.seq) wait_rank(k, root, k.seq);
+  const std::size_t sent = small.bytes;
+  const std::byte* data = sent <= kSmallBcastMax ? small.data : k.bcast_cell();
+  if (const std::size_t got = std::min(bytes, sent)) std::memcpy(buf, data, got);
   return sent > bytes ? Result::truncated : Result::done;
 }
 

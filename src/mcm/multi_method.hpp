@@ -58,6 +58,13 @@ class MultiMethod {
     return self_.send(peer, op);
   }
 
+  // The small-message hot path: the frame leaves now (true) or nothing happens (false: the
+  // caller builds a SendOp and uses send()). Only the shm route takes frames this way; its
+  // device keeps the order with frames queued by send().
+  bool try_send_now(int peer, std::span<const std::byte> header, std::span<const std::byte> payload) {
+    return routes_[peer] == Route::shm && shm_->try_send_now(peer, header, payload);
+  }
+
   // Polls only devices that serve a peer: an idle tcp device would cost a syscall per poll.
   int poll() {
     int n = self_.poll();
@@ -69,6 +76,10 @@ class MultiMethod {
 
   // Blocks until something may have arrived (bounded by timeout).
   void wait(std::chrono::microseconds timeout);
+  // Whether wait() returns as soon as anything arrives (one device can block: the shm doorbell or
+  // the tcp poll set), so a waiter needs no short timeout to notice traffic. With shm and tcp both
+  // in use, each wait() watches shm only, and tcp traffic is seen at the timeout.
+  bool wait_wakes_on_arrival() const { return poll_shm_ != poll_tcp_; }
 
   const device::Figures& figures(int peer) const { return figures_[static_cast<int>(routes_[peer])]; }
   // Lines of the end-of-job rail summary (RAILMPI_RAIL_STATS), one per channel.

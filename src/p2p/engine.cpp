@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/log.hpp"
+#include "base/short_copy.hpp"
 
 namespace railmpi::p2p {
 namespace {
@@ -307,25 +308,20 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
 
 void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload) {
   auto& e = *static_cast<Engine*>(ctx);
-  WireHeader h;
   const auto kind = static_cast<FrameKind>(std::to_integer<std::uint8_t>(header[0]));
-  if (kind == FrameKind::eager_cached) {
-    const Envelope& env = e.received_envelope_[static_cast<std::size_t>(peer)];
-    h = WireHeader{};
-    h.kind = FrameKind::eager;
-    h.context = env.context;
-    h.source = env.source;
-    h.tag = env.tag;
-    h.size = payload.size();
-    e.handle_eager(peer, h, payload);
+  if (kind == FrameKind::eager_cached) [[likely]] {
+    e.handle_eager(peer, e.received_envelope_[static_cast<std::size_t>(peer)], 0, 0, payload);
     return;
   }
+  WireHeader h;
   std::memcpy(&h, header.data(), sizeof h);
   switch (h.kind) {
-    case FrameKind::eager:
-      e.received_envelope_[static_cast<std::size_t>(peer)] = {h.context, h.source, h.tag};
-      e.handle_eager(peer, h, payload);
+    case FrameKind::eager: {
+      Envelope& env = e.received_envelope_[static_cast<std::size_t>(peer)];
+      env = {h.context, h.source, h.tag};
+      e.handle_eager(peer, env, h.flags, h.req, payload);
       return;
+    }
     case FrameKind::rts:
       e.received_envelope_[static_cast<std::size_t>(peer)] = {h.context, h.source, h.tag};
       e.handle_rts(peer, h, payload);
@@ -339,29 +335,36 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
   base::fatal("frame of unknown kind %d from rank %d", int(h.kind), peer);
 }
 
-void Engine::handle_eager(int peer, const WireHeader& h, std::span<const std::byte> payload) {
-  if (Request* r = posted_.take(h.context, h.source, h.tag)) {
-    r->status_source = h.source;
-    r->status_tag = h.tag;
+inline void Engine::handle_eager(int peer, const Envelope& env, std::uint8_t flags, std::uint64_t sender_req,
+                                 std::span<const std::byte> payload) {
+  if (Request* r = posted_.take(env.context, env.source, env.tag)) [[likely]] {
+    r->status_source = env.source;
+    r->status_tag = env.tag;
     r->peer = peer;
     const std::size_t n = std::min(payload.size(), r->bytes);
     place(*r, 0, payload.first(n));
     r->truncated = payload.size() > r->bytes;
     r->total = payload.size();
     r->status_bytes = n;
-    if (h.flags & kFlagSync) send_control(peer, FrameKind::sync_ack, h.req, 0);
+    if (flags & kFlagSync) [[unlikely]]
+      send_control(peer, FrameKind::sync_ack, sender_req, 0);
     complete(*r);
     return;
   }
+  queue_eager(peer, env, flags, sender_req, payload);
+}
+
+void Engine::queue_eager(int peer, const Envelope& env, std::uint8_t flags, std::uint64_t sender_req,
+                         std::span<const std::byte> payload) {
   Unexpected* u = unexpected_.allocate();
-  u->context = h.context;
-  u->source = h.source;
-  u->tag = h.tag;
+  u->context = env.context;
+  u->source = env.source;
+  u->tag = env.tag;
   u->peer = peer;
   u->kind = FrameKind::eager;
-  u->sync = (h.flags & kFlagSync) != 0;
+  u->sync = (flags & kFlagSync) != 0;
   u->size = payload.size();
-  u->sender_req = h.req;
+  u->sender_req = sender_req;
   if (payload.size() <= sizeof u->inline_data) {
     u->data = u->inline_data;
   } else {
@@ -462,11 +465,13 @@ bool Engine::read_single_copy(Request& r, int peer, std::size_t n, std::uint64_t
 }
 
 void Engine::place(Request& r, std::size_t at, std::span<const std::byte> bytes) {
-  if (bytes.empty()) return;
-  if (r.layout) [[unlikely]]
-    base::scatter(*r.layout, at, bytes);
-  else
+  if (r.layout) [[unlikely]] {
+    if (!bytes.empty()) base::scatter(*r.layout, at, bytes);
+  } else if (bytes.size() <= base::kShortCopyMax) [[likely]] {
+    base::short_copy(r.buf + at, bytes.data(), bytes.size());
+  } else {
     std::memcpy(r.buf + at, bytes.data(), bytes.size());
+  }
 }
 
 void Engine::on_peer_failed(void* ctx, int peer, std::string_view why) {

@@ -50,6 +50,29 @@ class Engine {
   void isend(Request& r, const void* buf, std::size_t bytes, int peer, int context, int source, int tag,
              SendMode mode, Marker marker, const base::Layout* layout = nullptr);
 
+  // The small-message hot path of a standard or ready send of contiguous bytes: when the route
+  // takes the eager frame at once (mcm::MultiMethod::try_send_now), the message is sent and
+  // complete on return (true); no request is used. False: nothing was sent, use isend().
+  bool try_send_now(const void* buf, std::size_t bytes, int peer, int context, int source, int tag) {
+    if (bytes > mcm_.figures(peer).eager_limit) return false;
+    const std::span<const std::byte> payload(static_cast<const std::byte*>(buf), bytes);
+    Envelope& last = sent_envelope_[static_cast<std::size_t>(peer)];
+    const Envelope envelope{context, source, tag};
+    if (header_cache_ && last == envelope) {
+      const CachedHeader h{FrameKind::eager_cached, {}};
+      return mcm_.try_send_now(peer, std::as_bytes(std::span(&h, 1)), payload);
+    }
+    WireHeader h{};
+    h.kind = FrameKind::eager;
+    h.context = context;
+    h.source = source;
+    h.tag = tag;
+    h.size = bytes;
+    if (!mcm_.try_send_now(peer, std::as_bytes(std::span(&h, 1)), payload)) return false;
+    last = envelope;
+    return true;
+  }
+
   // Posts a receive for (context, source rank in comm or kAnySource, tag or kAnyTag). With a
   // `layout` (non-contiguous destination, alive until completion) the bytes land in it directly
   // and `buf` is unused.
@@ -82,7 +105,12 @@ class Engine {
   static void on_send_op_done(device::SendOp& op);
   static void on_control_done(device::SendOp& op);
 
-  void handle_eager(int peer, const WireHeader& h, std::span<const std::byte> payload);
+  // An eager frame with this envelope (the sender's request and the sync flag matter only to
+  // synchronous sends): into the first matching posted receive, else queued as unexpected.
+  void handle_eager(int peer, const Envelope& env, std::uint8_t flags, std::uint64_t sender_req,
+                    std::span<const std::byte> payload);
+  void queue_eager(int peer, const Envelope& env, std::uint8_t flags, std::uint64_t sender_req,
+                   std::span<const std::byte> payload);
   void handle_rts(int peer, const WireHeader& h, std::span<const std::byte> payload);
   void handle_cts(const WireHeader& h);
   // A data frame, or the part of one that starts `part_offset` bytes into its payload.

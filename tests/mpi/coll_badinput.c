@@ -72,6 +72,12 @@ int main(int argc, char **argv) {
         MPI_OK(MPI_Ibcast(big, mt_rank == 0 ? 10 : 5, MPI_INT, 0, MPI_COMM_WORLD, &r2));
         rc = MPI_Wait(&r2, MPI_STATUS_IGNORE);
         if (mt_rank == 1) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "ibcast with a longer message");
+        /* Across RailMPI's small bcast cell limit (248 bytes): 249 from the root, 248 expected. */
+        char b249[249] = {0};
+        rc = MPI_Bcast(b249, mt_rank == 0 ? 249 : 248, MPI_CHAR, 0, MPI_COMM_WORLD);
+        if (mt_rank == 1) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "bcast of 249 bytes into 248");
+        rc = MPI_Bcast(b249, mt_rank == 0 ? 248 : 247, MPI_CHAR, 0, MPI_COMM_WORLD);
+        if (mt_rank == 1) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "bcast of 248 bytes into 247");
     }
 
     expect_class(MPI_Allreduce(a, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER, MPI_ERR_ARG,

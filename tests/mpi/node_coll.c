@@ -6,7 +6,8 @@
  * used side by side; more live communicators than the region has slots; communicators created
  * and freed in a loop; a non-commutative user operation (reduced in rank order); a rank that
  * arrives late while the others wait without burning their cores; and a 1000-iteration 8-byte
- * allreduce loop (oversubscribed with 8 ranks on 2 cores). */
+ * allreduce loop (oversubscribed with 8 ranks on 2 cores); bcasts whose root runs far ahead of a
+ * late rank, with sizes on both sides of RailMPI's small-cell limit. */
 #include "mpitest.h"
 
 #define LIMIT 4096
@@ -145,6 +146,57 @@ static void strided_bcast(MPI_Comm comm) {
     MPI_OK(MPI_Type_free(&every_other));
 }
 
+/* Bcasts with the root running ahead: the last non-root rank starts 50 ms late, so the root runs
+ * as far ahead as RailMPI lets it (255 calls of up to 248 bytes, 15 of more) and then waits, and
+ * the late rank catches up through every cell. Sizes on both sides of the small-cell limit (248
+ * bytes) alternate, so small and large calls share the call numbers; every call is checked. */
+static void bcast_run_ahead(MPI_Comm comm) {
+    int me, n;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Comm_size(comm, &n));
+    static unsigned char buf[LIMIT];
+    const int sizes[] = {8, 247, 248, 249, 0, 64, 1, 248, 1000, 249};
+    for (int pass = 0; pass < 2; pass++) {
+        const int root = pass == 0 ? 0 : n - 1, late = root == n - 1 ? n - 2 : n - 1;
+        MPI_OK(MPI_Barrier(comm));
+        if (me == late && late != root) mt_sleep_ms(50);
+        for (int k = 0; k < 700; k++) {
+            const int bytes = pass == 0 ? sizes[k % 10] : (k % 300 < 290 ? 8 : 249);
+            const unsigned seed = (unsigned)(k * 31 + pass);
+            if (me == root) mt_fill(buf, (size_t)bytes, seed);
+            else memset(buf, 0, (size_t)bytes);
+            MPI_OK(MPI_Bcast(buf, bytes, MPI_BYTE, root, comm));
+            CHECK(mt_verify(buf, (size_t)bytes, seed) < 0, "run-ahead bcast %d (%d bytes from %d) corrupt", k, bytes,
+                  root);
+        }
+    }
+}
+
+/* A communicator's bcasts must never see what an earlier, freed communicator left in the node
+ * slot it gets again: comm A makes 300 bcasts and is freed; comm B makes 299 allreduces, so its
+ * call 300 is a bcast with the same call number as A's last one. */
+static void bcast_after_freed_communicator(void) {
+    MPI_Comm a, b;
+    int v = 0;
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+    for (int k = 1; k <= 300; k++) {
+        v = mt_rank == 0 ? 1000 + k : -1;
+        MPI_OK(MPI_Bcast(&v, 1, MPI_INT, 0, a));
+        CHECK(v == 1000 + k, "comm A bcast %d: %d", k, v);
+    }
+    MPI_OK(MPI_Comm_free(&a));
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &b));
+    for (int k = 1; k < 300; k++) {
+        int x = 1, y = 0;
+        MPI_OK(MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, b));
+        CHECK(y == mt_size, "comm B allreduce %d: %d", k, y);
+    }
+    v = mt_rank == 0 ? 7 : -1;
+    MPI_OK(MPI_Bcast(&v, 1, MPI_INT, 0, b));
+    CHECK(v == 7, "comm B bcast 300: %d (comm A's last was 1300)", v);
+    MPI_OK(MPI_Comm_free(&b));
+}
+
 /* The others wait ~1 s for a late rank 0 in a barrier; their CPU time must stay well below (checked
  * on RailMPI only: MPICH and Open MPI busy-poll by default). */
 static void late_rank_costs_no_cpu(MPI_Comm comm) {
@@ -170,6 +222,7 @@ static void suite(MPI_Comm comm, int iters) {
     back_to_back(comm, iters);
     user_op_in_rank_order(comm);
     strided_bcast(comm);
+    bcast_run_ahead(comm);
 }
 
 int main(int argc, char **argv) {
@@ -197,6 +250,7 @@ int main(int argc, char **argv) {
         MPI_OK(MPI_Barrier(shared));
     }
     late_rank_costs_no_cpu(shared);
+    bcast_after_freed_communicator();
 
     /* More live communicators than the node region has slots (64). */
     enum { MANY = 70 };

@@ -11,9 +11,13 @@
 //
 // Publication: a frame is visible when the `seq` word of its first cell equals its absolute cell
 // position + 1 (release store, after all its bytes). The consumer polls only that word of its next
-// cell. To make sure a stale word (old payload bytes of an earlier lap) can never look valid, the
-// producer clears the seq word of the cell that follows each frame before publishing the frame;
-// that cell is always free because the producer keeps one spare cell.
+// cell. A first cell's old seq word (an earlier lap's position + 1) can never look valid; a cell
+// that was in the middle of an earlier frame holds payload bytes there, which could. So the
+// producer remembers which cells hold payload at the seq word (one bit per cell) and clears the
+// seq word of the cell that follows a frame, before publishing the frame, only when that cell is
+// one of them (it is free: the producer keeps one spare cell). A stream of one-cell frames never
+// touches a line but its own: the consumer's look at its next cell stays in its own cache instead
+// of pulling a line the producer just wrote (one cross-core transfer less per small message).
 //
 // Flow control: the consumer counts consumed cells and publishes that count in RingControl::head
 // in batches (every cell_count/8 cells); the producer keeps a cached copy of head and reloads it
@@ -23,11 +27,15 @@
 // unpublished batch the producer always finds room once the consumer has drained the ring.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <vector>
+
+#include "base/short_copy.hpp"
 
 namespace railmpi::device::shm {
 
@@ -64,6 +72,9 @@ constexpr std::size_t frame_cells(std::size_t header_len, std::size_t payload_le
 
 constexpr std::size_t max_frame_cells(std::size_t cell_count) { return cell_count / 4 + 4; }
 
+// Header + payload bytes that fit in one cell with its CellHeader: the short protocol's frames.
+inline constexpr std::size_t kCellFrameBytes = kCellBytes - kCellHeaderBytes;
+
 // Largest payload with a full 64-byte header that always fits: the ring bytes / 4.
 constexpr std::size_t ring_max_payload(std::size_t cell_count) {
   return cell_count * kCellBytes / 4;
@@ -92,6 +103,7 @@ class RingProducer {
     max_cells_ = max_frame_cells(cell_count);
     tail_ = 0;
     cached_head_ = 0;
+    stale_.assign((cell_count + 63) / 64, 0);
   }
   bool attached() const { return cells_ != nullptr; }
   std::size_t cell_count() const { return count_; }
@@ -105,6 +117,28 @@ class RingProducer {
                  std::memory_order publish = std::memory_order_release) {
     return try_write_with(header, header_len, payload_len,
                           [payload](std::byte* to, std::size_t n) { std::memcpy(to, payload, n); }, publish);
+  }
+
+  // try_write() of a frame that fits one cell (header_len + payload_len <= kCellFrameBytes):
+  // the short protocol. One cell never wraps, the copies are a few moves; nothing else is written
+  // but the next cell's seq word when that cell is stale (after a longer frame), and nothing else
+  // read but the consumer's head when the cached copy says the ring is full.
+  bool try_write_cell(std::span<const std::byte> header, std::span<const std::byte> payload,
+                      std::memory_order publish = std::memory_order_release) {
+    if (!have_room(2, std::memory_order_acquire)) return false;
+    const std::uint64_t pos = tail_;
+    Cell* c = &cells_[pos & mask_];
+    CellHeader* ch = detail::header_of(c);
+    ch->payload_len = static_cast<std::uint32_t>(payload.size());
+    ch->header_len = static_cast<std::uint8_t>(header.size());
+    std::byte* p = c->bytes + kCellHeaderBytes;
+    base::short_copy(p, header.data(), header.size());
+    base::short_copy(p + header.size(), payload.data(), payload.size());
+    // The cell at tail_ is never marked stale (see clear_if_stale), so only the next one is looked at.
+    clear_if_stale(pos + 1);
+    detail::store(ch->seq, pos + 1, publish);
+    tail_ = pos + 1;
+    return true;
   }
 
   // As try_write, but the payload is produced in place: fill(to, payload_len) writes the payload
@@ -128,7 +162,10 @@ class RingProducer {
     if (payload_len) fill(p + header_len, payload_len);
     // The cell after this frame becomes the consumer's next look-up: make sure it reads "empty".
     const std::uint64_t next = pos + k;
-    detail::store(detail::header_of(&cells_[next & mask_])->seq, 0, std::memory_order_relaxed);
+    const std::size_t at = pos & mask_;
+    set_stale(at, false);
+    mark_stale(at + 1, at + k);
+    clear_if_stale(next);
     if (skip == 0) {
       detail::store(ch->seq, pos + 1, publish);
     } else {
@@ -136,6 +173,7 @@ class RingProducer {
       CellHeader* sk = detail::header_of(&cells_[idx]);
       sk->payload_len = 0;
       sk->header_len = kSkipMarker;
+      set_stale(idx, false);
       detail::store(sk->seq, tail_ + 1, publish);
     }
     tail_ = next;
@@ -161,11 +199,37 @@ class RingProducer {
     return tail_ + cells - cached_head_ <= count_;
   }
 
+  // Cell index `c` holds payload bytes at its seq word (it was not the first cell of its frame).
+  void set_stale(std::size_t c, bool stale) {
+    const std::uint64_t bit = std::uint64_t(1) << (c % 64);
+    if (stale) stale_[c / 64] |= bit;
+    else stale_[c / 64] &= ~bit;
+  }
+  // Cells [from, to) (indices, to <= count_) all hold payload bytes at their seq words.
+  void mark_stale(std::size_t from, std::size_t to) {
+    while (from < to) {
+      const std::size_t word = from / 64, lo = from % 64;
+      const std::size_t hi = std::min<std::size_t>(64, lo + (to - from));
+      const std::uint64_t bits = (hi == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << hi) - 1) &
+                                 ~((std::uint64_t(1) << lo) - 1);
+      stale_[word] |= bits;
+      from += hi - lo;
+    }
+  }
+  void clear_if_stale(std::uint64_t position) {
+    const std::size_t c = position & mask_;
+    if (stale_[c / 64] & (std::uint64_t(1) << (c % 64))) [[unlikely]] {
+      detail::store(detail::header_of(&cells_[c])->seq, 0, std::memory_order_relaxed);
+      set_stale(c, false);
+    }
+  }
+
   RingControl* control_ = nullptr;
   Cell* cells_ = nullptr;
   std::size_t count_ = 0;
   std::size_t mask_ = 0;
   std::size_t max_cells_ = 0;
+  std::vector<std::uint64_t> stale_;  // one bit per cell, see set_stale()
   std::uint64_t tail_ = 0;         // next cell position to write
   std::uint64_t cached_head_ = 0;  // last head value read from the consumer
 };

@@ -96,4 +96,14 @@ bool unlink_shared(const std::string& name, std::string* error) {
   return false;
 }
 
+bool prefault(std::byte* at, std::size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  return ::madvise(at, bytes, MADV_POPULATE_WRITE) == 0;
+#else
+  (void)at;
+  (void)bytes;
+  return false;
+#endif
+}
+
 }  // namespace railmpi::device::shm

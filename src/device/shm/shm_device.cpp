@@ -24,6 +24,7 @@ constexpr std::uint64_t kMagic = 0x52'61'69'6c'53'48'4d'31ULL;  // "RailSHM1"
 constexpr std::size_t kControlBytes = 4096;
 constexpr int kMaxFramesPerPeerPoll = 256;
 constexpr auto kLivenessPeriod = std::chrono::milliseconds(100);
+constexpr std::size_t kPrefaultBytes = 4096 + 256 * 1024;  // a ring's control page and first 256 KiB
 
 std::uint32_t load32(const std::uint32_t& w, std::memory_order mo) {
   return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(w)).load(mo);
@@ -162,6 +163,12 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     if (!p.ring_map.valid()) base::fatal("shm device: rank %d: %s", pa.rank, error.c_str());
     p.out.attach(p.ring_map.data(), cells);
     p.in.attach(segment_.data() + slot_offset(pa.rank), cells);
+    // The first kPrefaultBytes of both rings are mapped now (no page faults in the first traffic);
+    // beyond that pages come as a lap reaches them, so a big ring or a node of many ranks does not
+    // cost resident memory up front.
+    const std::size_t prefault_bytes = std::min(slot_bytes(), kPrefaultBytes);
+    prefault(p.ring_map.data(), prefault_bytes);
+    prefault(segment_.data() + slot_offset(pa.rank), prefault_bytes);
     index_of_rank_[std::size_t(pa.rank)] = static_cast<int>(peers_.size() - 1);
   }
 
@@ -224,19 +231,16 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
 }
 
 std::size_t ShmDevice::node_slot_bytes(int members) const {
-  return std::size_t(members) * (128 + 2 * node_cell_bytes_) + 16 * node_cell_bytes_;
+  return std::size_t(members) * (128 + 2 * node_cell_bytes_) + 16 * node_cell_bytes_ + kNodeSmallCellBytes;
 }
 
 std::string ShmDevice::node_region_name(int leader) const {
   return "/railmpi-" + job_id_ + "-node-" + std::to_string(leader);
 }
 
-inline void ShmDevice::ring_doorbell(Peer& p) {
-  // Pairs with the seq_cst store of `sleeping` + seq_cst re-check in the peer's wait().
-  if (load32(p.ctrl->sleeping, std::memory_order_seq_cst)) [[unlikely]] {
-    std::atomic_ref<std::uint32_t>(p.ctrl->doorbell).fetch_add(1, std::memory_order_seq_cst);
-    futex_wake_all(&p.ctrl->doorbell);
-  }
+void ShmDevice::wake(Peer& p) {
+  std::atomic_ref<std::uint32_t>(p.ctrl->doorbell).fetch_add(1, std::memory_order_seq_cst);
+  futex_wake_all(&p.ctrl->doorbell);
 }
 
 // seq_cst publication: ring_doorbell() then checks the peer's sleep flag (Dekker pairing).

@@ -13,12 +13,14 @@
 // Node region (node_region.hpp): with RAILMPI_NODE_COLL_LIMIT > 0 and at least one peer, the
 // lowest rank of the node creates the node's shared region before that barrier and the others map
 // it after it. Each of its kNodeSlots slots has room, per member, for two 64-byte lines and two
-// cells of RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), plus 16 more such cells: what the
-// node-level collectives lay out in a slot (coll/node_collectives.hpp).
+// cells of RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), plus 16 more such cells and
+// kNodeSmallCellBytes for 256 small cells of 256 bytes: what the node-level collectives lay out
+// in a slot (coll/node_collectives.hpp).
 #pragma once
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -57,6 +59,26 @@ class ShmDevice final : public Device {
   void connect(std::span<const PeerAddress> peers, Bootstrap bootstrap) override;
   void set_handler(FrameHandler handler) override { handler_ = handler; }
   SendResult send(int peer, SendOp& op) override;
+  // The small-message hot path: the frame is copied into the peer's ring now and true returned,
+  // or nothing happens and false returns (frames of this peer are queued, its ring is full, the
+  // payload exceeds max_payload, the peer failed or is not served): then the caller uses send().
+  // No SendOp, no queue, no virtual call. Frames keep their order with send()'s: a frame goes
+  // out here only when nothing of that peer waits in the queue.
+  [[gnu::always_inline]] bool try_send_now(int peer, std::span<const std::byte> header,
+                                           std::span<const std::byte> payload) {
+    const int idx = index_of_rank_[static_cast<std::size_t>(peer)];
+    if (idx < 0) [[unlikely]] return false;
+    Peer& p = peers_[static_cast<std::size_t>(idx)];
+    if (p.qhead != nullptr || p.failed || payload.size() > max_payload_) [[unlikely]] return false;
+    const bool written =
+        header.size() + payload.size() <= kCellFrameBytes
+            ? p.out.try_write_cell(header, payload, std::memory_order_seq_cst)
+            : p.out.try_write(header.data(), static_cast<std::uint32_t>(header.size()), payload.data(),
+                              payload.size(), std::memory_order_seq_cst);
+    if (!written) [[unlikely]] return false;
+    ring_doorbell(p);
+    return true;
+  }
   int poll() override;
   void wait(std::chrono::microseconds timeout) override;
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) override;
@@ -69,6 +91,7 @@ class ShmDevice final : public Device {
   const NodeRegion* node_region() const { return node_region_.valid() ? &node_region_ : nullptr; }
   NodeRegion* node_region() { return node_region_.valid() ? &node_region_ : nullptr; }
   static constexpr int kNodeSlots = 64;
+  static constexpr std::size_t kNodeSmallCellBytes = 256 * 256;
 
   // Name of this rank's segment (for tests).
   const std::string& segment_name() const { return segment_name_; }
@@ -103,7 +126,13 @@ class ShmDevice final : public Device {
   std::size_t slot_bytes() const { return ring_memory_bytes(ring_bytes_ / kCellBytes); }
   std::size_t slot_offset(int rank) const { return 4096 + std::size_t(rank) * slot_bytes(); }
   SegmentControl* my_ctrl() const { return reinterpret_cast<SegmentControl*>(segment_.data()); }
-  void ring_doorbell(Peer& p);
+  // Wakes the peer if it sleeps. Pairs with the seq_cst store of `sleeping` + seq_cst re-check
+  // in the peer's wait(): the frame was published with a seq_cst store before this load.
+  static void ring_doorbell(Peer& p) {
+    if (std::atomic_ref<std::uint32_t>(p.ctrl->sleeping).load(std::memory_order_seq_cst)) [[unlikely]]
+      wake(p);
+  }
+  static void wake(Peer& p);
   // Copies op's frame (payload, or its layout's runs) into p's ring; false when it does not fit now.
   bool write_frame(Peer& p, const SendOp& op);
   int advance_queue(Peer& p);

@@ -208,3 +208,47 @@ void threads_random_sizes(std::size_t cells, std::uint64_t frames) {
 
 TEST(ShmRing, ThreadsRandomSizesSmallRing) { threads_random_sizes(64, 1'000'000); }
 TEST(ShmRing, ThreadsRandomSizesLargeRing) { threads_random_sizes(4096, 1'500'000); }
+
+// A continuation cell's seq word holds payload bytes. Here those bytes are exactly the value the
+// consumer will look for when it reaches that cell again as a frame start one lap later; a run of
+// one-cell frames (try_write_cell, which clears a following cell only when it is such a cell) must
+// still never show the consumer a frame that was not written.
+TEST(ShmRing, StalePayloadNeverLooksPublished) {
+  constexpr std::size_t kCells = 64;
+  RingMemory m(kCells);
+  RingProducer p;
+  RingConsumer c;
+  p.attach(m.mem, kCells);
+  c.attach(m.mem, kCells);
+  for (int round = 0; round < 6; ++round) {
+    // One multi-cell frame: header 8 bytes, payload words at every continuation cell's seq word set
+    // to that cell's position one lap later + 1.
+    const std::uint64_t pos = p.tail();
+    const std::size_t header_len = 8, payload_len = 10 * kCellBytes;
+    std::vector<std::byte> payload(payload_len);
+    for (std::size_t j = 1; j < frame_cells(header_len, payload_len); ++j) {
+      const std::size_t at = j * kCellBytes - kCellHeaderBytes - header_len;  // offset in the payload
+      const std::uint64_t fake = pos + j + kCells + 1;
+      if (at + 8 <= payload_len) std::memcpy(payload.data() + at, &fake, 8);
+    }
+    const std::byte header[8]{std::byte{1}};
+    ASSERT_TRUE(p.try_write(header, header_len, payload.data(), payload_len));
+    EXPECT_EQ(c.drain([](auto, auto) {}, 10).frames, 1);
+    // A lap of one-cell frames, each drained at once: exactly one frame each time, then nothing.
+    for (std::uint64_t n = 0; n < kCells + 7; ++n) {
+      const std::uint64_t value = n * 1000 + round;
+      ASSERT_TRUE(p.try_write_cell(std::as_bytes(std::span(&value, 1)), {}));
+      std::uint64_t got = ~value;
+      const auto r = c.drain(
+          [&](std::span<const std::byte> h, std::span<const std::byte> pl) {
+            ASSERT_EQ(h.size(), 8u);
+            ASSERT_TRUE(pl.empty());
+            std::memcpy(&got, h.data(), 8);
+          },
+          10);
+      ASSERT_EQ(r.frames, 1) << "round " << round << " frame " << n;
+      ASSERT_EQ(got, value);
+      ASSERT_FALSE(c.ready());
+    }
+  }
+}

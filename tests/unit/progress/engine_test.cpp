@@ -1,0 +1,101 @@
+// The progress engine's waiting policy: which yields count as long (other programs hold the
+// cores), and what a long one does to the waits that follow.
+#include "progress/engine.hpp"
+
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+namespace railmpi::progress {
+namespace {
+
+using std::chrono::microseconds;
+
+TEST(ProgressEngine, LongYieldThresholdIsExact) {
+  EXPECT_FALSE(Engine::yield_was_long(microseconds(199)));
+  EXPECT_TRUE(Engine::yield_was_long(microseconds(200)));
+  EXPECT_TRUE(Engine::yield_was_long(microseconds(201)));
+  EXPECT_FALSE(Engine::yield_was_long(microseconds(0)));
+}
+
+base::Settings settings_with_yields(unsigned yields) {
+  base::Settings s{};
+  s.devices = "shm,tcp";
+  s.spin_count = 50;
+  s.yield_count = yields;
+  return s;
+}
+
+// This process on one core with a busy child process beside it (for the scope's lifetime).
+class BusyNeighbour {
+ public:
+  BusyNeighbour() {
+    sched_getaffinity(0, sizeof saved_, &saved_);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    sched_setaffinity(0, sizeof one, &one);
+    hog_ = fork();
+    if (hog_ == 0) {
+      alarm(20);  // never outlives a failed test
+      for (;;) {
+      }
+    }
+  }
+  ~BusyNeighbour() {
+    if (hog_ > 0) {
+      kill(hog_, SIGKILL);
+      waitpid(hog_, nullptr, 0);
+    }
+    sched_setaffinity(0, sizeof saved_, &saved_);
+  }
+  BusyNeighbour(const BusyNeighbour&) = delete;
+  BusyNeighbour& operator=(const BusyNeighbour&) = delete;
+  bool running() const { return hog_ > 0; }
+
+ private:
+  cpu_set_t saved_;
+  pid_t hog_ = -1;
+};
+
+// A busy process on this process's only core: a yield hands it the core for a time slice, so a
+// yield turns out long, yielding stops, and waits sleep without yielding for kCrowdedFor.
+TEST(ProgressEngine, YieldToBusyProgramMakesWaitsSleepAtOnce) {
+  const base::Settings s = settings_with_yields(200);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  Engine engine(mcm, s, /*oversubscribed=*/true);
+  EXPECT_EQ(engine.yields_now(), 200u);
+  bool long_seen = false;
+  {
+    BusyNeighbour busy;
+    ASSERT_TRUE(busy.running());
+    for (int i = 0; i < 1000 && !long_seen; ++i) long_seen = !engine.yield_core();
+  }
+  ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 200 us";
+  EXPECT_EQ(engine.yields_now(), 0u);
+  std::this_thread::sleep_for(Engine::kCrowdedFor + std::chrono::milliseconds(2));
+  EXPECT_EQ(engine.yields_now(), 200u);
+}
+
+// With a core per rank, yields never end the yielding, however long they take.
+TEST(ProgressEngine, NotOversubscribedKeepsYielding) {
+  const base::Settings s = settings_with_yields(200);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  Engine engine(mcm, s, /*oversubscribed=*/false);
+  bool all_went_on = true;
+  {
+    BusyNeighbour busy;
+    ASSERT_TRUE(busy.running());
+    for (int i = 0; i < 100; ++i) all_went_on = engine.yield_core() && all_went_on;
+  }
+  EXPECT_TRUE(all_went_on);
+  EXPECT_EQ(engine.yields_now(), 200u);
+}
+
+}  // namespace
+}  // namespace railmpi::progress
