@@ -10,6 +10,14 @@ using namespace railmpi::api;
 
 namespace {
 
+// The short path: contiguous data, not synchronous, and the route takes the eager frame now.
+bool send_now(Instance& in, const core::Communicator& c, const void* buf, int count, const core::TypeInfo& t, int dest,
+              int tag, p2p::SendMode mode) {
+  return t.contiguous && mode != p2p::SendMode::synchronous &&
+         in.p2p->try_send_now(contiguous_start(buf, t), t.size * std::size_t(count), c.job_rank(dest), c.context,
+                              c.rank, tag);
+}
+
 // A blocking send that needs a request: anything the route did not take at once.
 [[gnu::noinline]] int send_with_request(Instance& in, const core::Communicator& c, const void* buf, int count,
                                         MPI_Datatype type, const core::TypeInfo& t, int dest, int tag,
@@ -29,11 +37,7 @@ int blocking_send(const char* call, const void* buf, int count, MPI_Datatype typ
   if (int e = check_send(call, buf, count, type, dest, tag, comm, c, t)) return e;
   if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
   Instance& in = instance();
-  // The short path: an eager frame the route takes now completes the send on return.
-  if (t.contiguous && mode != p2p::SendMode::synchronous &&
-      in.p2p->try_send_now(contiguous_start(buf, t), t.size * std::size_t(count), c->job_rank(dest), c->context,
-                           c->rank, tag)) [[likely]]
-    return MPI_SUCCESS;
+  if (send_now(in, *c, buf, count, t, dest, tag, mode)) [[likely]] return MPI_SUCCESS;
   return send_with_request(in, *c, buf, count, type, t, dest, tag, mode);
 }
 
@@ -55,12 +59,8 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
     return MPI_SUCCESS;
   }
   s->op = core::RequestOp::send;
-  // The short path: an eager frame the route takes now leaves the request complete at once.
-  if (t.contiguous && mode != p2p::SendMode::synchronous &&
-      in.p2p->try_send_now(contiguous_start(buf, t), t.size * std::size_t(count), c->job_rank(dest), c->context,
-                           c->rank, tag)) [[likely]] {
-    s->p2p.kind = p2p::RequestKind::send;
-    s->p2p.complete = true;
+  if (send_now(in, *c, buf, count, t, dest, tag, mode)) [[likely]] {
+    in.p2p->complete_sent(s->p2p, p2p::Marker::nonblocking);
     return MPI_SUCCESS;
   }
   std::size_t bytes;

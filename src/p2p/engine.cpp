@@ -132,6 +132,12 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   }
 }
 
+void Engine::complete_sent(Request& r, Marker marker) {
+  reset(r, RequestKind::send, marker);
+  r.owner_engine = this;
+  complete(r);
+}
+
 void Engine::on_send_op_done(device::SendOp& op) {
   Request& r = *static_cast<Request*>(op.owner);
   r.op_busy = false;

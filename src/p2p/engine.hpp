@@ -73,6 +73,9 @@ class Engine {
     return true;
   }
 
+  // Makes `r` a completed send: the message went out through try_send_now().
+  void complete_sent(Request& r, Marker marker);
+
   // Posts a receive for (context, source rank in comm or kAnySource, tag or kAnyTag). With a
   // `layout` (non-contiguous destination, alive until completion) the bytes land in it directly
   // and `buf` is unused.
