@@ -1,5 +1,4 @@
 // Start-up and shut-down: MPI_Init, MPI_Finalize and the environment queries.
-#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -8,6 +7,8 @@
 
 #include "api/checks.hpp"
 #include "api/instance.hpp"
+#include "base/binding.hpp"
+#include "base/cpus.hpp"
 #include "base/log.hpp"
 
 namespace railmpi::api {
@@ -64,10 +65,9 @@ void make_communicators(Instance& in) {
 // More ranks on this machine than cores it may use: a waiting rank should give its core to the
 // rank it waits for almost at once, so spinning is cut short (unless the user set the spin count).
 void tune_for_oversubscription(Instance& in) {
-  cpu_set_t cpus;
-  const int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-  const int local_ranks = in.mcm->machine_ranks();
-  if (local_ranks > cores && !base::Settings::is_set("RAILMPI_SPIN_COUNT")) in.settings.spin_count = 50;
+  if (base::oversubscribed(in.mcm->machine_ranks(), in.settings.machine_cpus) &&
+      !base::Settings::is_set("RAILMPI_SPIN_COUNT"))
+    in.settings.spin_count = 50;
 }
 
 int initialize(const char* call, int required, int* provided) {
@@ -106,6 +106,9 @@ int initialize(const char* call, int required, int* provided) {
   in->processor_name = in->mcm->host();
   make_communicators(*in);
   if (in->settings.verbose > 0) {
+    base::log_info("binding: %s", base::binding_report(in->settings.bind, in->mcm->machine_ranks(),
+                                                       in->settings.machine_cpus, in->progress->oversubscribed())
+                                      .c_str());
     for (int r = 0; r < size; ++r)
       base::log_info("route to rank %d: %s", r, mcm::MultiMethod::route_name(in->mcm->route(r)));
   }

@@ -1,5 +1,7 @@
 #include "base/settings.hpp"
 
+#include "base/cpus.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -48,6 +50,10 @@ constexpr std::array kSpecs{
                 "Name of the rank's host, set by `mpiexec` for every rank; ranks with one name share memory (empty: host name + network namespace)."},
     SettingSpec{"RAILMPI_PMI_ADDRESS", "",
                 "IPv4 address `mpiexec --launcher ssh` serves PMI on (empty: its first non-loopback address)."},
+    SettingSpec{"RAILMPI_BIND", "auto",
+                "Whether `mpiexec` binds the ranks it starts on its own machine (fork and netns launchers; all test hosts count as one machine) to one CPU each, round robin over its own affinity mask: `auto` when they are at most its CPUs (with more, none is bound), `core` always, `none` never. Ranks started through ssh are not bound."},
+    SettingSpec{"RAILMPI_MACHINE_CPUS", "",
+                "CPUs the ranks on this machine share, which decides whether it is oversubscribed; `mpiexec` sets it to the size of its own affinity mask for every rank it starts on its machine (a rank bound to one core sees one CPU) (empty: the rank's own affinity mask)."},
 };
 
 std::string_view env_or_default(const SettingSpec& spec) {
@@ -122,6 +128,18 @@ Settings Settings::from_environment() {
   s.verbose = static_cast<int>(read_size("RAILMPI_VERBOSE"));
   s.node = std::string(env_or_default(spec("RAILMPI_NODE")));
   s.pmi_address = std::string(env_or_default(spec("RAILMPI_PMI_ADDRESS")));
+  const std::string_view bind = env_or_default(spec("RAILMPI_BIND"));
+  if (!parse_bind_mode(bind, s.bind)) {
+    std::fprintf(stderr, "RailMPI: RAILMPI_BIND=%.*s is not a binding mode (auto, core or none); using auto\n",
+                 int(bind.size()), bind.data());
+    s.bind = BindMode::automatic;
+  }
+  unsigned given = 0;
+  const std::string_view cpus = env_or_default(spec("RAILMPI_MACHINE_CPUS"));
+  if (!cpus.empty() && !machine_cpus_from_environment(given))
+    std::fprintf(stderr, "RailMPI: RAILMPI_MACHINE_CPUS=%.*s is not a positive CPU count; using this process's mask\n",
+                 int(cpus.size()), cpus.data());
+  s.machine_cpus = base::machine_cpus();
   return s;
 }
 
@@ -149,6 +167,8 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_VERBOSE") return std::to_string(verbose);
   if (name == "RAILMPI_NODE") return node;
   if (name == "RAILMPI_PMI_ADDRESS") return pmi_address;
+  if (name == "RAILMPI_BIND") return bind_mode_name(bind);
+  if (name == "RAILMPI_MACHINE_CPUS") return std::to_string(machine_cpus);
   return {};
 }
 

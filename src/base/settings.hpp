@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/binding.hpp"
+
 namespace railmpi::base {
 
 struct SettingSpec {
@@ -45,6 +47,8 @@ struct Settings {
   int verbose;                  // RAILMPI_VERBOSE
   std::string node;             // RAILMPI_NODE: host name given by the launcher ("" = derive)
   std::string pmi_address;      // RAILMPI_PMI_ADDRESS: mpiexec's PMI address for remote ranks
+  BindMode bind;                // RAILMPI_BIND: whether mpiexec binds ranks to cores
+  unsigned machine_cpus;        // RAILMPI_MACHINE_CPUS, else this process's mask: CPUs the ranks on this machine share
 
   // Reads the environment; a malformed value is reported and its default used.
   static Settings from_environment();

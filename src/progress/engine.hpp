@@ -23,6 +23,7 @@
 
 #include <chrono>
 
+#include "base/cpus.hpp"
 #include "base/settings.hpp"
 #include "mcm/multi_method.hpp"
 
@@ -35,8 +36,9 @@ class Engine {
   static constexpr std::chrono::milliseconds kCrowdedFor{10};
 
   Engine(mcm::MultiMethod& mcm, const base::Settings& settings)
-      : Engine(mcm, settings, mcm.machine_ranks() > usable_cores()) {}
-  // `oversubscribed`: more ranks on this machine than this rank has cores.
+      : Engine(mcm, settings, base::oversubscribed(mcm.machine_ranks(), settings.machine_cpus)) {}
+  // `oversubscribed`: more ranks on this machine than the CPUs they share (not this rank's own
+  // mask: a rank bound to one core sees one CPU).
   Engine(mcm::MultiMethod& mcm, const base::Settings& settings, bool oversubscribed)
       : mcm_(mcm), spin_(settings.spin_count), yield_(settings.yield_count), oversubscribed_(oversubscribed) {}
 
@@ -45,6 +47,9 @@ class Engine {
 
   // Yields a wait starting now may make before it sleeps: none while the cores are crowded.
   unsigned yields_now() const { return crowded_until_ > Clock::now() ? 0 : yield_; }
+
+  // The decision in force: more ranks on this machine than the CPUs they share.
+  bool oversubscribed() const { return oversubscribed_; }
 
   // Yields the core once; false (and the cores count as crowded for kCrowdedFor) when the yield
   // was long on an oversubscribed machine: the caller should stop yielding and sleep.
@@ -125,11 +130,6 @@ class Engine {
  private:
   static constexpr std::chrono::microseconds kShortestSlice{50};
   static constexpr std::chrono::microseconds kLongestSlice{2000};
-
-  static int usable_cores() {
-    cpu_set_t cpus;
-    return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-  }
 
   mcm::MultiMethod& mcm_;
   unsigned spin_;

@@ -1,19 +1,24 @@
 // Test rank for the launcher tests: speaks PMI through railmpi::runtime::PmiClient (no MPI).
 //   launcher_prog MODE [DIR]
 // Modes: exchange, exchange_env (also checks RAILMPI_* variables), abort, crash, exitcode,
-// nofinalize, noinit, noinit_late, sleep DIR, ignoreterm DIR, spam.
+// nofinalize, noinit, noinit_late, sleep DIR, ignoreterm DIR, spam, cpus (no PMI: prints this
+// process's CPU list), binding EXPECT [CPULIST] (see check_binding).
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "base/cpus.hpp"
 #include "runtime/pmi_client.hpp"
 
 using railmpi::runtime::PmiClient;
@@ -83,6 +88,61 @@ int exchange(PmiClient& pmi, bool check_env) {
   return 0;
 }
 
+// Every rank publishes its affinity mask; rank 0 checks them all and prints "binding ok: ...".
+// EXPECT bound: each rank on one CPU, RAILMPI_MACHINE_CPUS = M set, ranks i and j on the same CPU
+// exactly when i = j mod M (round robin; with CPULIST, rank i on its (i mod M)-th CPU). unbound:
+// RAILMPI_MACHINE_CPUS = M set and every rank on the same M CPUs (CPULIST when given). ssh:
+// RAILMPI_MACHINE_CPUS not set, every rank on more than one CPU (CPULIST when given).
+int check_binding(PmiClient& pmi, const std::string& expect, const std::string& list) {
+  const int rank = pmi.rank(), size = pmi.size();
+  const std::vector<int> own = railmpi::base::affinity_cpus();
+  const char* m = std::getenv("RAILMPI_MACHINE_CPUS");
+  pmi.put("mask-" + std::to_string(rank), railmpi::base::cpu_list_text(own) + ";" + (m ? m : "unset"));
+  pmi.barrier();
+  if (rank == 0) {
+    std::vector<std::string> masks;
+    std::string machine, report;
+    for (int r = 0; r < size; ++r) {
+      const std::string v = pmi.get("mask-" + std::to_string(r));
+      masks.push_back(v.substr(0, v.find(';')));
+      if (r == 0) machine = v.substr(v.find(';') + 1);
+      if (v.substr(v.find(';') + 1) != machine) return fail("ranks see different RAILMPI_MACHINE_CPUS");
+      report += " rank " + std::to_string(r) + " on " + masks.back() + ";";
+    }
+    std::printf("binding masks (RAILMPI_MACHINE_CPUS=%s):%s\n", machine.c_str(), report.c_str());
+    std::vector<int> listed;  // CPULIST "a,b,c": mpiexec's mask in its order
+    std::istringstream items(list);
+    for (std::string cpu; std::getline(items, cpu, ',');) listed.push_back(std::atoi(cpu.c_str()));
+    const int cpus = std::atoi(machine.c_str());
+    if (expect == "bound" || expect == "unbound") {
+      if (cpus <= 0) return fail("RAILMPI_MACHINE_CPUS not set by mpiexec");
+      if (!listed.empty() && int(listed.size()) != cpus) return fail("RAILMPI_MACHINE_CPUS != size of mpiexec's mask");
+    }
+    for (int i = 0; i < size; ++i) {
+      const std::string& mi = masks[std::size_t(i)];
+      const bool one_cpu = mi.find_first_of(",-") == std::string::npos;
+      if (expect == "bound") {
+        if (!one_cpu) return fail("a rank is not bound to one CPU");
+        if (!listed.empty() && mi != std::to_string(listed[std::size_t(i % cpus)]))
+          return fail("rank i is not on CPU i mod M of the mask");
+        for (int j = 0; j < i; ++j)
+          if ((masks[std::size_t(j)] == mi) != (j % cpus == i % cpus)) return fail("CPUs not given round robin");
+      } else if (expect == "unbound" || expect == "ssh") {
+        if (one_cpu) return fail("a rank is bound");
+        if (mi != masks[0]) return fail("ranks run on different CPU sets");
+        if (!listed.empty() && mi != railmpi::base::cpu_list_text(listed)) return fail("a rank's mask is not mpiexec's");
+        if (expect == "ssh" && machine != "unset") return fail("RAILMPI_MACHINE_CPUS set for an ssh-started rank");
+      } else {
+        return fail("EXPECT is bound, unbound or ssh");
+      }
+    }
+    std::printf("binding ok: %s\n", expect.c_str());
+  }
+  pmi.barrier();
+  pmi.finalize();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,6 +166,14 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  if (mode == "cpus") {  // no PMI: the first N (argv[2]) CPUs of this process's mask, "a,b,..."
+    const std::vector<int> cpus = railmpi::base::affinity_cpus();
+    const std::size_t n = std::min<std::size_t>(cpus.size(), argc > 2 ? std::size_t(std::atoi(argv[2])) : cpus.size());
+    for (std::size_t i = 0; i < n; ++i) std::printf("%s%d", i > 0 ? "," : "", cpus[i]);
+    std::printf("\n");
+    return 0;
+  }
+
   PmiClient pmi;
   if (mode == "noinit" || mode == "noinit_late") {
     const char* r = std::getenv("PMI_RANK");
@@ -119,6 +187,7 @@ int main(int argc, char** argv) {
 
   if (mode == "exchange") return exchange(pmi, false);
   if (mode == "exchange_env") return exchange(pmi, true);
+  if (mode == "binding") return check_binding(pmi, dir, argc > 3 ? argv[3] : "");
   if (mode == "noinit" || mode == "noinit_late") {
     pmi.barrier();  // never completes: rank 1 will not come
     wait_forever();

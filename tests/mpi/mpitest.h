@@ -9,6 +9,7 @@
 #define _GNU_SOURCE /* nanosleep, alarm with -std=c11 */
 #endif
 #include <mpi.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -85,6 +86,15 @@ static __attribute__((unused)) void mt_init(int *argc, char ***argv, const char 
     MPI_OK(MPI_Init(argc, argv));
     MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
     MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
+}
+
+/* CPUs the ranks on this machine share: RAILMPI_MACHINE_CPUS, which RailMPI's mpiexec sets (a rank
+ * it bound to a core sees one CPU in its own mask), else this process's affinity mask. */
+static __attribute__((unused)) int mt_machine_cpus(void) {
+    const char *given = getenv("RAILMPI_MACHINE_CPUS");
+    if (given != NULL && atoi(given) > 0) return atoi(given);
+    cpu_set_t cpus;
+    return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
 }
 
 static __attribute__((unused)) int mt_finish(void) {

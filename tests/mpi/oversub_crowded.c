@@ -1,5 +1,5 @@
 /* oversub_crowded: the ranks share the cores with busy programs (rank 0 starts one spinning
- * process per core of its own; with 8 ranks on 2 cores, 3 runnable things a core). Yields then
+ * process per core of the machine; with 8 ranks on 2 cores, 3 runnable things a core). Yields then
  * hand the core to a spinning program, so RailMPI's waits sleep right after spinning and every
  * message has to wake its receiver. Checked: a token ring with 4-byte, 16 KiB + 4 and 64 KiB
  * rounds (eager and rendezvous) carries every value through every rank; back-to-back small
@@ -17,13 +17,17 @@ static pid_t hogs[64];
 static int nhogs = 0;
 
 static void start_hogs(void) {
-    cpu_set_t cpus;
-    int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+    int cores = mt_machine_cpus();
     if (cores > 64) cores = 64;
     for (int i = 0; i < cores; i++) {
         pid_t p = fork();
         CHECK(p >= 0, "fork");
         if (p == 0) {
+            /* Rank 0 may be bound to one core: its hogs spread over every core instead. */
+            cpu_set_t all;
+            CPU_ZERO(&all);
+            for (int c = 0; c < CPU_SETSIZE; c++) CPU_SET(c, &all);
+            sched_setaffinity(0, sizeof all, &all);
             alarm(60); /* never outlives the test */
             for (volatile unsigned long x = 0;; x++) {
             }

@@ -8,8 +8,6 @@
  * this machine has cores, else none). Every message's bytes are checked. Other ranks idle. */
 #include "mpitest.h"
 
-#include <sched.h>
-
 #define SLEEP_MS 500
 #define EARLY_MS 250 /* a completion this soon did not wait for the sender */
 
@@ -52,9 +50,7 @@ int main(int argc, char **argv) {
     const long eager = atol(argv[1]);
     long min = 0; /* 0: no single copy */
     if (!strcmp(argv[2], "auto")) {
-        cpu_set_t cpus;
-        CHECK(sched_getaffinity(0, sizeof cpus, &cpus) == 0, "sched_getaffinity");
-        if (mt_size > CPU_COUNT(&cpus)) min = eager + 1;
+        if (mt_size > mt_machine_cpus()) min = eager + 1;
     } else if (strcmp(argv[2], "none") != 0) {
         min = atol(argv[2]);
     }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "base/binding.hpp"
+#include "base/cpus.hpp"
 #include "base/settings.hpp"
 #include "device/self/self_device.hpp"
 #include "device/shm/shm_device.hpp"
@@ -32,6 +34,34 @@ void print_device(const railmpi::device::Device& d) {
   std::printf("  %-5.*s latency %.2f us, bandwidth %.0f MB/s, eager limit %zu B, largest frame %zu B, single copy %s\n",
               int(d.name().size()), d.name().data(), f.latency_us, f.bandwidth_mbs, f.eager_limit, f.max_payload,
               f.single_copy ? "yes (if the kernel permits)" : "no");
+}
+
+// This process's binding and what mpiexec started from here would do (RAILMPI_BIND).
+void print_binding(const Settings& settings) {
+  namespace base = railmpi::base;
+  const std::vector<int> own = base::affinity_cpus();
+  unsigned given = 0;
+  std::printf("\nBinding (RAILMPI_BIND=%s; ranks on this machine share %u CPUs, from %s):\n",
+              base::bind_mode_name(settings.bind), settings.machine_cpus,
+              base::machine_cpus_from_environment(given) ? "RAILMPI_MACHINE_CPUS" : "this process's mask");
+  if (own.size() == 1)
+    std::printf("  this process: bound to CPU %d\n", own[0]);
+  else
+    std::printf("  this process: not bound (may run on CPUs %s)\n", base::cpu_list_text(own).c_str());
+  switch (settings.bind) {
+    case base::BindMode::automatic:
+      std::printf("  mpiexec run here binds the ranks it starts on this machine (fork, netns) to CPUs %s in turn,\n"
+                  "  one each, when they are at most %zu; with more it binds none\n",
+                  base::cpu_list_text(own).c_str(), own.size());
+      break;
+    case base::BindMode::core:
+      std::printf("  mpiexec run here binds the ranks it starts on this machine (fork, netns) to CPUs %s in turn\n",
+                  base::cpu_list_text(own).c_str());
+      break;
+    case base::BindMode::none:
+      std::printf("  mpiexec binds no rank\n");
+      break;
+  }
 }
 
 }  // namespace
@@ -72,6 +102,7 @@ int main(int argc, char** argv) {
   if (!rails::parse_policy(settings.rail_policy, policy))
     std::printf("  error: RAILMPI_RAIL_POLICY=%s is not a policy (binding, round-robin, striping, epc)\n",
                 settings.rail_policy.c_str());
+  print_binding(settings);
   std::printf("\nSettings (environment variables, value in force):\n");
   for (const auto& s : setting_specs()) {
     std::printf("  %-26.*s = %-10s  %.*s\n", int(s.name.size()), s.name.data(),

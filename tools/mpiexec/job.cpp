@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/cpus.hpp"
+#include "binding.hpp"
 #include "runtime/pmi_wire.hpp"
 #include "spawn.hpp"
 
@@ -149,6 +151,8 @@ void Job::launch(const std::string& path) {
   const std::string cwd = current_directory();
   char own_host[256] = {};
   ::gethostname(own_host, sizeof own_host - 1);
+  const BindingPlan binding = plan_binding(opts_.bind, opts_.launcher, opts_.nprocs, base::affinity_cpus());
+  if (opts_.verbose) say(binding.summary);
   for (auto& rank_ptr : ranks_) {
     Rank& rank = *rank_ptr;
     if (terminating_) {
@@ -169,6 +173,8 @@ void Job::launch(const std::string& path) {
     env.push_back("MPI_LOCALRANKID=" + local_rank);
     env.push_back("MPI_LOCALNRANKS=" + local_size);
     env.push_back("RAILMPI_NODE=" + host);
+    if (binding.machine_cpus > 0) env.push_back("RAILMPI_MACHINE_CPUS=" + std::to_string(binding.machine_cpus));
+    const int cpu = binding.cpu_of_rank[std::size_t(rank.index)];
     if (listener_) {
       env.push_back("PMI_PORT=" + listener_->endpoint());
       env.push_back("PMI_ID=" + r);
@@ -178,7 +184,7 @@ void Job::launch(const std::string& path) {
     std::string error;
     SpawnedRank s = spawn_rank(cmd.path, cmd.argv,
                                opts_.launcher == LauncherKind::ssh ? base : env,
-                               inherits_pmi_fd(opts_.launcher), error);
+                               inherits_pmi_fd(opts_.launcher), cpu, error);
     if (s.pid < 0) {
       pmi_->rank_gone(rank.index);
       fail(1, "cannot start rank " + r + ": " + error);
@@ -190,7 +196,8 @@ void Job::launch(const std::string& path) {
     rank.out = std::move(s.out);
     rank.err = std::move(s.err);
     ++alive_count_;
-    if (opts_.verbose) say("started " + describe(rank));
+    if (opts_.verbose)
+      say("started " + describe(rank) + (cpu >= 0 ? " bound to CPU " + std::to_string(cpu) : std::string()));
   }
 }
 

@@ -72,8 +72,12 @@ void print_usage(bool to_stderr) {
       "  --launcher-exec AGENT   the ssh-like agent for --launcher ssh (default ssh)\n"
       "  --pmi-address IP        address remote ranks reach the PMI server on (ssh launcher;\n"
       "                          default RAILMPI_PMI_ADDRESS, else the first non-loopback one)\n"
-      "  -v, --verbose           print what mpiexec does\n"
+      "  -v, --verbose           print what mpiexec does (and which CPU each rank is bound to)\n"
       "  -h, --help              this text\n"
+      "\n"
+      "Binding (RAILMPI_BIND, from -genv or the environment): auto (default) binds the ranks\n"
+      "started on this machine (fork, netns) to one CPU each, round robin over mpiexec's own\n"
+      "affinity mask, when they are at most its CPUs; core always; none never.\n"
       "\n"
       "Exit code: 0 when every rank exited 0; the code given to MPI_Abort; 128+signal when a\n"
       "rank was killed by a signal or mpiexec received one; 124 on timeout; otherwise the\n"
@@ -163,6 +167,13 @@ ParseResult parse_options(int argc, char** argv) {
     return usage_error("--launcher %s needs hosts (-hosts or -f)", launcher_name(opts.launcher));
   if (!nprocs_given && !opts.hosts.empty()) opts.nprocs = default_rank_count(opts.hosts, opts.ppn);
   if (opts.nprocs > kMaxProcs) return usage_error("%s", "more than 4096 ranks");
+
+  // RAILMPI_BIND as the ranks will see it: the last -genv of it, else mpiexec's environment.
+  const char* bind = std::getenv("RAILMPI_BIND");
+  for (const auto& [name, value] : opts.env)
+    if (name == "RAILMPI_BIND") bind = value.c_str();
+  if (bind != nullptr && !base::parse_bind_mode(bind, opts.bind))
+    return usage_error("RAILMPI_BIND=%s is not a binding mode (auto, core or none)", bind);
 
   if (!timeout_given) {
     const char* env_timeout = std::getenv("MPIEXEC_TIMEOUT");

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/binding.hpp"
 #include "hosts.hpp"
 #include "launcher.hpp"
 
@@ -22,6 +23,7 @@ struct Options {
   double timeout_seconds = 0;                               // --timeout / MPIEXEC_TIMEOUT; 0 = none
   bool prepend_rank = false;                                // -l / -prepend-rank
   bool verbose = false;                                     // -v / --verbose
+  base::BindMode bind = base::BindMode::automatic;          // RAILMPI_BIND (-genv, else environment)
   std::vector<std::string> command;                         // program and its arguments
 };
 

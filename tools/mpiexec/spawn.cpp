@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,7 +25,7 @@ constexpr std::string_view kOwnedVariables[] = {
     "PMI_RANK",      "PMI_SIZE",         "PMI_SPAWNED",
     "PMI_DEBUG",     "RAILMPI_JOBID",    "RAILMPI_LOCAL_RANK",
     "RAILMPI_LOCAL_SIZE", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
-    "RAILMPI_NODE",
+    "RAILMPI_NODE",  "RAILMPI_MACHINE_CPUS",
 };
 
 std::string_view name_of(std::string_view entry) {
@@ -45,7 +46,7 @@ bool is_executable_file(const std::string& path) {
 // Child side after fork(): only async-signal-safe calls until exec.
 [[noreturn]] void exec_child(const char* path, char* const* argv, char* const* envp,
                              int pmi_fd, int out_fd, int err_fd, int null_fd,
-                             char* pmi_fd_entry) {
+                             char* pmi_fd_entry, int cpu) {
   ::setpgid(0, 0);
   sigset_t none;
   sigemptyset(&none);
@@ -70,6 +71,16 @@ bool is_executable_file(const std::string& path) {
     *p = '\0';
   }
 
+  if (cpu >= 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (::sched_setaffinity(0, sizeof one, &one) != 0) {
+      const char msg[] = "mpiexec: sched_setaffinity failed: a rank runs unbound\n";
+      ssize_t ignored = ::write(2, msg, sizeof msg - 1);
+      (void)ignored;
+    }
+  }
   ::execve(path, argv, envp);
   const char msg[] = "mpiexec: exec failed\n";
   ssize_t ignored = ::write(2, msg, sizeof msg - 1);
@@ -123,7 +134,7 @@ std::string find_executable(const std::string& program, std::string& why) {
 }
 
 SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& argv,
-                       const std::vector<std::string>& env, bool with_pmi_fd, std::string& error) {
+                       const std::vector<std::string>& env, bool with_pmi_fd, int cpu, std::string& error) {
   SpawnedRank rank;
   UniqueFd pmi_parent, pmi_child;
   if (with_pmi_fd) {
@@ -174,7 +185,7 @@ SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& 
   }
   if (pid == 0)
     exec_child(path.c_str(), cargv.data(), cenv.data(), pmi_child.get(), out_write.get(),
-               err_write.get(), null_fd.get(), pmi_fd_entry.data());
+               err_write.get(), null_fd.get(), pmi_fd_entry.data(), cpu);
 
   // Also from the parent, so that signalling the group cannot race with the child's setpgid.
   ::setpgid(pid, pid);

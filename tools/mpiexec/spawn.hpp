@@ -29,8 +29,10 @@ std::string find_executable(const std::string& program, std::string& why);
 
 // Starts one rank. `env` is the complete environment except PMI_FD, which is added here
 // (its number is only known in the child) when `with_pmi_fd`; without it the rank connects to
-// the PMI server itself and `pmi` stays empty. Returns pid -1 and fills `error` on failure.
+// the PMI server itself and `pmi` stays empty. `cpu` >= 0: the child binds itself to that CPU
+// before exec (a launcher agent passes the binding on to the rank). Returns pid -1 and fills
+// `error` on failure.
 SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& argv,
-                       const std::vector<std::string>& env, bool with_pmi_fd, std::string& error);
+                       const std::vector<std::string>& env, bool with_pmi_fd, int cpu, std::string& error);
 
 }  // namespace railmpi::mpiexec

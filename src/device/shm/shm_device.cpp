@@ -14,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "base/cpus.hpp"
 #include "base/log.hpp"
 #include "device/shm/futex.hpp"
 
@@ -373,10 +374,9 @@ void ShmDevice::wait(std::chrono::microseconds timeout) {
   store32(c->sleeping, 0, std::memory_order_relaxed);
 }
 
+// The CPUs the node's ranks share, not this rank's own mask (a rank mpiexec bound sees one CPU).
 bool ShmDevice::node_oversubscribed() const {
-  cpu_set_t cpus;
-  const int cores = ::sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-  return peers_.size() + 1 > std::size_t(cores);
+  return base::oversubscribed(static_cast<int>(peers_.size()) + 1, base::machine_cpus());
 }
 
 int ShmDevice::single_copy_pid(int peer) const {

@@ -1,0 +1,67 @@
+#include "base/binding.hpp"
+
+#include "base/cpus.hpp"
+
+namespace railmpi::base {
+
+bool parse_bind_mode(std::string_view text, BindMode& out) {
+  for (BindMode m : {BindMode::automatic, BindMode::core, BindMode::none}) {
+    if (text == bind_mode_name(m)) {
+      out = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* bind_mode_name(BindMode mode) {
+  switch (mode) {
+    case BindMode::automatic: return "auto";
+    case BindMode::core: return "core";
+    case BindMode::none: return "none";
+  }
+  return "?";
+}
+
+bool binds_ranks(BindMode mode, int ranks, unsigned cpus, std::string& why) {
+  if (cpus == 0) {
+    why = "the CPUs mpiexec may use are unknown";
+    return false;
+  }
+  switch (mode) {
+    case BindMode::none:
+      why = "RAILMPI_BIND=none";
+      return false;
+    case BindMode::core:
+      return true;
+    case BindMode::automatic:
+      if (ranks >= 0 && unsigned(ranks) <= cpus) return true;
+      why = "RAILMPI_BIND=auto and " + std::to_string(ranks) + " ranks on this machine > " + std::to_string(cpus) +
+            " CPUs (oversubscribed ranks are left for the scheduler to move)";
+      return false;
+  }
+  return false;
+}
+
+std::string binding_report(BindMode mode, int machine_ranks, unsigned machine_cpus, bool oversubscribed) {
+  const std::vector<int> own = affinity_cpus();
+  std::string text;
+  unsigned from_mpiexec = 0;
+  const bool started_by_mpiexec = machine_cpus_from_environment(from_mpiexec);
+  if (own.size() == 1) {
+    text = "bound to CPU " + std::to_string(own[0]);
+  } else {
+    std::string why;
+    if (!started_by_mpiexec)
+      why = "RAILMPI_MACHINE_CPUS is not set: this rank was not started by mpiexec's fork or netns launcher, "
+            "the only ones that bind";
+    else if (binds_ranks(mode, machine_ranks, machine_cpus, why))
+      why = "mpiexec could not bind it";
+    text = "not bound (may run on CPUs " + cpu_list_text(own) + "): " + why;
+  }
+  text += "; " + std::to_string(machine_ranks) + " ranks on this machine, " + std::to_string(machine_cpus) +
+          " CPUs: " + (oversubscribed ? "oversubscribed" : "not oversubscribed");
+  return text;
+}
+
+}  // namespace railmpi::base

@@ -1,0 +1,51 @@
+#include "base/cpus.hpp"
+
+#include <sched.h>
+
+#include <cstdlib>
+#include <string_view>
+
+#include "base/settings.hpp"
+
+namespace railmpi::base {
+
+std::vector<int> affinity_cpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+std::string cpu_list_text(const std::vector<int>& cpus) {
+  if (cpus.empty()) return "none";
+  std::string text;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!text.empty()) text += ',';
+    text += std::to_string(cpus[i]);
+    if (j > i) text += '-' + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+bool machine_cpus_from_environment(unsigned& out) {
+  const char* text = std::getenv(kMachineCpusVariable);
+  std::size_t v = 0;
+  if (text == nullptr || !parse_size(text, v) || v == 0 || v > CPU_SETSIZE) return false;
+  out = static_cast<unsigned>(v);
+  return true;
+}
+
+unsigned machine_cpus() {
+  unsigned from_mpiexec = 0;
+  if (machine_cpus_from_environment(from_mpiexec)) return from_mpiexec;
+  const std::size_t own = affinity_cpus().size();
+  return own > 0 ? static_cast<unsigned>(own) : 1u;
+}
+
+}  // namespace railmpi::base

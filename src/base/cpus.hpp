@@ -1,0 +1,33 @@
+// The CPUs this process may run on, and how many CPUs the job's ranks on this machine share.
+//
+// A rank that mpiexec bound to one core sees a one-CPU affinity mask, so its own mask cannot say
+// whether the machine is oversubscribed. mpiexec therefore passes the size of its own mask in
+// RAILMPI_MACHINE_CPUS; `machine_cpus()` is the one answer every "more ranks than cores?"
+// decision uses (progress engine, spin count, shm device).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace railmpi::base {
+
+// The variable mpiexec sets for every rank it starts on its own machine.
+inline constexpr const char* kMachineCpusVariable = "RAILMPI_MACHINE_CPUS";
+
+// CPUs in this process's affinity mask, in increasing order (empty when it cannot be read).
+std::vector<int> affinity_cpus();
+
+// "0-3,6": a CPU list as taskset and /proc/self/status write it ("none" when empty).
+std::string cpu_list_text(const std::vector<int>& cpus);
+
+// Positive count in RAILMPI_MACHINE_CPUS; false when unset or not a positive count.
+bool machine_cpus_from_environment(unsigned& out);
+
+// CPUs the ranks on this machine share: RAILMPI_MACHINE_CPUS when it holds a positive count, else
+// the size of this process's affinity mask (at least 1).
+unsigned machine_cpus();
+
+// More ranks on this machine than CPUs they share.
+inline bool oversubscribed(int machine_ranks, unsigned cpus) { return machine_ranks > 0 && unsigned(machine_ranks) > cpus; }
+
+}  // namespace railmpi::base
