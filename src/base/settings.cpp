@@ -19,7 +19,9 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_SHM_CMA_MIN", "",
                 "Smallest rendezvous message the shm device moves by single copy; smaller ones stream through the ring in packets, copied by both ranks' cores at once (empty: single copy for every rendezvous when the node has more ranks than cores, else never: the pipelined copy was faster at every size measured, bench/shm_targets.sh)."},
     SettingSpec{"RAILMPI_SHM_RING_BYTES", "1M",
-                "Size of each per-pair shared-memory ring; a quarter of it is the largest frame (the eager limit's ceiling), a sixteenth the size of rendezvous packets."},
+                "Size of each per-pair shared-memory packet ring (payloads of frames over 1 KiB: eager messages and rendezvous packets); a quarter of it is the largest frame (the eager limit's ceiling), a sixteenth the size of rendezvous packets."},
+    SettingSpec{"RAILMPI_SHM_CELL_RING_BYTES", "256K",
+                "Size of each per-pair ring of 64-byte cells that carries frames of up to 1 KiB and announces the packets (at most `RAILMPI_SHM_RING_BYTES`; mapped at start-up)."},
     SettingSpec{"RAILMPI_TCP_EAGER_LIMIT", "64K",
                 "Largest message the tcp device sends eagerly; larger ones use rendezvous."},
     SettingSpec{"RAILMPI_TCP_INTERFACE", "",
@@ -107,6 +109,7 @@ Settings Settings::from_environment() {
   s.shm_cma = read_size("RAILMPI_SHM_CMA") != 0;
   s.shm_cma_min = env_or_default(spec("RAILMPI_SHM_CMA_MIN")).empty() ? kAutomatic : read_size("RAILMPI_SHM_CMA_MIN");
   s.shm_ring_bytes = read_size("RAILMPI_SHM_RING_BYTES");
+  s.shm_cell_ring_bytes = read_size("RAILMPI_SHM_CELL_RING_BYTES");
   s.tcp_interface = std::string(env_or_default(spec("RAILMPI_TCP_INTERFACE")));
   s.tcp_rails = std::string(env_or_default(spec("RAILMPI_TCP_RAILS")));
   s.tcp_conns_per_rail = std::max(1u, read_unsigned("RAILMPI_TCP_CONNS_PER_RAIL"));
@@ -133,6 +136,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_SHM_CMA") return shm_cma ? "1" : "0";
   if (name == "RAILMPI_SHM_CMA_MIN") return shm_cma_min == kAutomatic ? std::string() : std::to_string(shm_cma_min);
   if (name == "RAILMPI_SHM_RING_BYTES") return std::to_string(shm_ring_bytes);
+  if (name == "RAILMPI_SHM_CELL_RING_BYTES") return std::to_string(shm_cell_ring_bytes);
   if (name == "RAILMPI_TCP_EAGER_LIMIT") return std::to_string(tcp_eager_limit);
   if (name == "RAILMPI_TCP_INTERFACE") return tcp_interface;
   if (name == "RAILMPI_TCP_RAILS") return tcp_rails;
