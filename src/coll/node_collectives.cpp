@@ -163,21 +163,52 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
   }
   const Call k = begin(c);
   SmallCell& small = k.small_cell();
+  const std::atomic_ref<std::uint32_t> ready(small.ready);
   if (k.me == root) {
     const bool in_small = bytes <= kSmallBcastMax;
     // The last reader of the cells this call writes is done with them.
     wait_all(k, k.seq - ((in_small ? kSmallDepth : kDepth) - 1));
     small.bytes = static_cast<std::uint32_t>(bytes);
-    if (bytes) std::memcpy(in_small ? small.data : k.bcast_cell(), buf, bytes);
+    if (in_small) {
+      if (bytes) std::memcpy(small.data, buf, bytes);
+      std::atomic_ref<std::uint32_t>(small.seq).store(k.seq, std::memory_order_release);
+      arrive(k, kNoBytes);
+      return Result::done;
+    }
+    ready.store(0, std::memory_order_relaxed);
     std::atomic_ref<std::uint32_t>(small.seq).store(k.seq, std::memory_order_release);
     arrive(k, kNoBytes);
+    std::byte* cell = k.bcast_cell();
+    for (std::size_t at = 0; at < bytes; at += kBcastChunk) {
+      const std::size_t n = std::min(kBcastChunk, bytes - at);
+      std::memcpy(cell + at, static_cast<const std::byte*>(buf) + at, n);
+      ready.store(static_cast<std::uint32_t>(at + n), std::memory_order_release);
+    }
     return Result::done;
   }
   arrive(k, kNoBytes);
   if (load(small.seq, std::memory_order_acquire) != k.seq) wait_rank(k, root, k.seq);
   const std::size_t sent = small.bytes;
-  const std::byte* data = sent <= kSmallBcastMax ? small.data : k.bcast_cell();
-  if (const std::size_t got = std::min(bytes, sent)) std::memcpy(buf, data, got);
+  const std::size_t got = std::min(bytes, sent);
+  if (sent <= kSmallBcastMax) {
+    if (got) std::memcpy(buf, small.data, got);
+  } else {
+    // The root is writing the cell now: copy each piece once it is there.
+    const std::byte* cell = k.bcast_cell();
+    std::size_t done = 0;
+    unsigned idle = 0;
+    while (done < got) {
+      const std::size_t have = std::min<std::size_t>(ready.load(std::memory_order_acquire), got);
+      if (have > done) {
+        std::memcpy(static_cast<std::byte*>(buf) + done, cell + done, have - done);
+        done = have;
+        idle = 0;
+      } else if (++idle >= spin_) {
+        idle = 0;
+        sched_yield();  // the root shares this core (a node with more ranks than cores)
+      }
+    }
+  }
   return sent > bytes ? Result::truncated : Result::done;
 }
 

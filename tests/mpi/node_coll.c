@@ -172,6 +172,26 @@ static void bcast_run_ahead(MPI_Comm comm) {
     }
 }
 
+/* Bcasts up to 64 KiB, which RailMPI fills into a cell in 8 KiB pieces that the others copy as
+ * they come: sizes at the piece boundaries +-1, rotating roots, back to back (the root runs ahead
+ * into the next cells while the others still copy), every call checked. */
+static void bcast_pieces(MPI_Comm comm) {
+    int me, n;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Comm_size(comm, &n));
+    static unsigned char buf[65536];
+    const int sizes[] = {8191, 8192, 8193, 16383, 16384, 16385, 65535, 65536, 30000, 249};
+    for (int k = 0; k < 200; k++) {
+        const int bytes = sizes[k % 10], root = (k / 10) % n;
+        const unsigned seed = (unsigned)(k * 7 + 1);
+        if (me == root) mt_fill(buf, (size_t)bytes, seed);
+        else memset(buf, 0, (size_t)bytes);
+        MPI_OK(MPI_Bcast(buf, bytes, MPI_BYTE, root, comm));
+        CHECK(mt_verify(buf, (size_t)bytes, seed) < 0, "piecewise bcast %d (%d bytes from %d) corrupt", k, bytes,
+              root);
+    }
+}
+
 /* A communicator's bcasts must never see what an earlier, freed communicator left in the node
  * slot it gets again: comm A makes 300 bcasts and is freed; comm B makes 299 allreduces, so its
  * call 300 is a bcast with the same call number as A's last one. */
@@ -223,6 +243,7 @@ static void suite(MPI_Comm comm, int iters) {
     user_op_in_rank_order(comm);
     strided_bcast(comm);
     bcast_run_ahead(comm);
+    bcast_pieces(comm);
 }
 
 int main(int argc, char **argv) {
