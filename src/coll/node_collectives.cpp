@@ -114,6 +114,15 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
     if (i % kPollEvery == kPollEvery - 1) progress.poll();
     if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
   }
+  if (progress.spin_time().count() > 0) {
+    const auto until = progress::Engine::Clock::now() + progress.spin_time();
+    do {
+      for (unsigned i = 0; i < kPollEvery; ++i) {
+        if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
+      }
+      progress.poll();
+    } while (progress::Engine::Clock::now() < until);
+  }
   for (unsigned i = 0; i < yield_; ++i) {
     sched_yield();
     progress.poll();
