@@ -21,7 +21,9 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_SHM_CMA_MIN", "",
                 "Smallest rendezvous message the shm device moves by single copy; smaller ones stream through the ring in packets, copied by both ranks' cores at once (empty: single copy for every rendezvous when the node has more ranks than cores, else never: the pipelined copy was faster at every size measured, bench/shm_targets.sh)."},
     SettingSpec{"RAILMPI_SHM_RING_BYTES", "1M",
-                "Size of each per-pair shared-memory ring; a quarter of it is the largest frame (the eager limit's ceiling), a sixteenth the size of rendezvous packets."},
+                "Size of each per-pair shared-memory packet ring (payloads of frames over 1 KiB: eager messages and rendezvous packets); a quarter of it is the largest frame (the eager limit's ceiling), a sixteenth the size of rendezvous packets."},
+    SettingSpec{"RAILMPI_SHM_CELL_RING_BYTES", "256K",
+                "Size of each per-pair ring of 64-byte cells that carries frames of up to 1 KiB and announces the packets (at most `RAILMPI_SHM_RING_BYTES`; mapped at start-up)."},
     SettingSpec{"RAILMPI_TCP_EAGER_LIMIT", "64K",
                 "Largest message the tcp device sends eagerly; larger ones use rendezvous."},
     SettingSpec{"RAILMPI_TCP_INTERFACE", "",
@@ -42,6 +44,8 @@ constexpr std::array kSpecs{
                 "Send a repeated envelope (communicator, source, tag) to a peer with a 4-byte header (0 = always full)."},
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
                 "Progress polls a waiting rank spins before it starts yielding (50 when a machine has more ranks than cores, test hosts included, unless set)."},
+    SettingSpec{"RAILMPI_SPIN_TIME", "",
+                "Microseconds a waiting rank keeps polling, at least, before it yields or sleeps (empty: 10000 when this machine runs no more ranks than cores, 0 otherwise). A rank with a core of its own that yields hands the core to any other busy program for a whole time slice: beside one such program, 2 ranks of osu_latency (0-8 B) took 4-24 us a message with 0 and 0.5-23 us with 2000, 0.10-0.5 us with 10000 (Open MPI 0.57-0.97 us)."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel (with more ranks than cores, a point-to-point wait makes none for 10 ms after a yield took 200 us: other programs hold the cores)."},
     SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "64K",
                 "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},
@@ -113,6 +117,7 @@ Settings Settings::from_environment() {
   s.shm_cma = read_size("RAILMPI_SHM_CMA") != 0;
   s.shm_cma_min = env_or_default(spec("RAILMPI_SHM_CMA_MIN")).empty() ? kAutomatic : read_size("RAILMPI_SHM_CMA_MIN");
   s.shm_ring_bytes = read_size("RAILMPI_SHM_RING_BYTES");
+  s.shm_cell_ring_bytes = read_size("RAILMPI_SHM_CELL_RING_BYTES");
   s.tcp_interface = std::string(env_or_default(spec("RAILMPI_TCP_INTERFACE")));
   s.tcp_rails = std::string(env_or_default(spec("RAILMPI_TCP_RAILS")));
   s.tcp_conns_per_rail = std::max(1u, read_unsigned("RAILMPI_TCP_CONNS_PER_RAIL"));
@@ -124,6 +129,7 @@ Settings Settings::from_environment() {
   s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
   s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
+  s.spin_time_us = env_or_default(spec("RAILMPI_SPIN_TIME")).empty() ? kAutomatic : read_size("RAILMPI_SPIN_TIME");
   s.node_coll_limit = std::min<std::size_t>(read_size("RAILMPI_NODE_COLL_LIMIT"), 64 * 1024);
   s.verbose = static_cast<int>(read_size("RAILMPI_VERBOSE"));
   s.node = std::string(env_or_default(spec("RAILMPI_NODE")));
@@ -151,6 +157,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_SHM_CMA") return shm_cma ? "1" : "0";
   if (name == "RAILMPI_SHM_CMA_MIN") return shm_cma_min == kAutomatic ? std::string() : std::to_string(shm_cma_min);
   if (name == "RAILMPI_SHM_RING_BYTES") return std::to_string(shm_ring_bytes);
+  if (name == "RAILMPI_SHM_CELL_RING_BYTES") return std::to_string(shm_cell_ring_bytes);
   if (name == "RAILMPI_TCP_EAGER_LIMIT") return std::to_string(tcp_eager_limit);
   if (name == "RAILMPI_TCP_INTERFACE") return tcp_interface;
   if (name == "RAILMPI_TCP_RAILS") return tcp_rails;
@@ -163,6 +170,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_HEADER_CACHE") return header_cache ? "1" : "0";
   if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
   if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);
+  if (name == "RAILMPI_SPIN_TIME") return spin_time_us == kAutomatic ? std::string() : std::to_string(spin_time_us);
   if (name == "RAILMPI_NODE_COLL_LIMIT") return std::to_string(node_coll_limit);
   if (name == "RAILMPI_VERBOSE") return std::to_string(verbose);
   if (name == "RAILMPI_NODE") return node;

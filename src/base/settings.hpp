@@ -31,7 +31,8 @@ struct Settings {
   std::size_t tcp_eager_limit;  // RAILMPI_TCP_EAGER_LIMIT (bytes)
   bool shm_cma;                 // RAILMPI_SHM_CMA: single-copy rendezvous allowed
   std::size_t shm_cma_min;      // RAILMPI_SHM_CMA_MIN: smallest single-copy rendezvous (kAutomatic: the device decides)
-  std::size_t shm_ring_bytes;   // RAILMPI_SHM_RING_BYTES: per-pair ring size
+  std::size_t shm_ring_bytes;   // RAILMPI_SHM_RING_BYTES: per-pair packet ring size
+  std::size_t shm_cell_ring_bytes;  // RAILMPI_SHM_CELL_RING_BYTES: per-pair cell ring size
   std::string tcp_interface;    // RAILMPI_TCP_INTERFACE: the one rail ("" = auto)
   std::string tcp_rails;        // RAILMPI_TCP_RAILS: rails ("" = RAILMPI_TCP_INTERFACE / auto)
   unsigned tcp_conns_per_rail;  // RAILMPI_TCP_CONNS_PER_RAIL: channels per rail (>= 1)
@@ -43,6 +44,7 @@ struct Settings {
   bool header_cache;            // RAILMPI_HEADER_CACHE: 4-byte header for repeated envelopes
   unsigned spin_count;          // RAILMPI_SPIN_COUNT: polls before yielding
   unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping
+  std::size_t spin_time_us;     // RAILMPI_SPIN_TIME: least polling time before yielding (kAutomatic: by oversubscription)
   std::size_t node_coll_limit;  // RAILMPI_NODE_COLL_LIMIT: node-level collectives up to this size
   int verbose;                  // RAILMPI_VERBOSE
   std::string node;             // RAILMPI_NODE: host name given by the launcher ("" = derive)

@@ -17,6 +17,7 @@ std::uint32_t load(const std::uint32_t& w, std::memory_order mo) {
 }
 
 constexpr unsigned kPollEvery = 32;
+constexpr std::size_t kPageBytes = 4096;
 
 // `seq` is at or past `target` (call numbers wrap around after 2^32 calls).
 bool reached(std::uint32_t seq, std::uint32_t target) { return static_cast<std::int32_t>(seq - target) >= 0; }
@@ -113,6 +114,15 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
     if (i % kPollEvery == kPollEvery - 1) progress.poll();
     if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
   }
+  if (progress.spin_time().count() > 0) {
+    const auto until = progress::Engine::Clock::now() + progress.spin_time();
+    do {
+      for (unsigned i = 0; i < kPollEvery; ++i) {
+        if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
+      }
+      progress.poll();
+    } while (progress::Engine::Clock::now() < until);
+  }
   for (unsigned i = 0; i < yield_; ++i) {
     sched_yield();
     progress.poll();
@@ -134,6 +144,18 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
     }
     if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
   }
+}
+
+void NodeCollectives::map_bcast_cells(const Call& k, std::size_t bytes) {
+  if (bytes <= kPageBytes || k.progress->bcast_cells_mapped) [[likely]] return;
+  memory_.prefault({k.bcast_cells, kDepth * k.cell});
+  k.progress->bcast_cells_mapped = true;
+}
+
+void NodeCollectives::map_input_cells(const Call& k, std::size_t bytes) {
+  if (bytes <= kPageBytes || k.progress->input_cells_mapped) [[likely]] return;
+  memory_.prefault({k.input_cells, std::size_t(k.n) * 2 * k.cell});
+  k.progress->input_cells_mapped = true;
 }
 
 std::size_t NodeCollectives::largest(const Call& k) {
@@ -163,21 +185,53 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
   }
   const Call k = begin(c);
   SmallCell& small = k.small_cell();
+  const std::atomic_ref<std::uint32_t> ready(small.ready);
+  map_bcast_cells(k, bytes);
   if (k.me == root) {
     const bool in_small = bytes <= kSmallBcastMax;
     // The last reader of the cells this call writes is done with them.
     wait_all(k, k.seq - ((in_small ? kSmallDepth : kDepth) - 1));
     small.bytes = static_cast<std::uint32_t>(bytes);
-    if (bytes) std::memcpy(in_small ? small.data : k.bcast_cell(), buf, bytes);
+    if (in_small) {
+      if (bytes) std::memcpy(small.data, buf, bytes);
+      std::atomic_ref<std::uint32_t>(small.seq).store(k.seq, std::memory_order_release);
+      arrive(k, kNoBytes);
+      return Result::done;
+    }
+    ready.store(0, std::memory_order_relaxed);
     std::atomic_ref<std::uint32_t>(small.seq).store(k.seq, std::memory_order_release);
     arrive(k, kNoBytes);
+    std::byte* cell = k.bcast_cell();
+    for (std::size_t at = 0; at < bytes; at += kBcastChunk) {
+      const std::size_t n = std::min(kBcastChunk, bytes - at);
+      std::memcpy(cell + at, static_cast<const std::byte*>(buf) + at, n);
+      ready.store(static_cast<std::uint32_t>(at + n), std::memory_order_release);
+    }
     return Result::done;
   }
   arrive(k, kNoBytes);
   if (load(small.seq, std::memory_order_acquire) != k.seq) wait_rank(k, root, k.seq);
   const std::size_t sent = small.bytes;
-  const std::byte* data = sent <= kSmallBcastMax ? small.data : k.bcast_cell();
-  if (const std::size_t got = std::min(bytes, sent)) std::memcpy(buf, data, got);
+  const std::size_t got = std::min(bytes, sent);
+  if (sent <= kSmallBcastMax) {
+    if (got) std::memcpy(buf, small.data, got);
+  } else {
+    // The root is writing the cell now: copy each piece once it is there.
+    const std::byte* cell = k.bcast_cell();
+    std::size_t done = 0;
+    unsigned idle = 0;
+    while (done < got) {
+      const std::size_t have = std::min<std::size_t>(ready.load(std::memory_order_acquire), got);
+      if (have > done) {
+        std::memcpy(static_cast<std::byte*>(buf) + done, cell + done, have - done);
+        done = have;
+        idle = 0;
+      } else if (++idle >= spin_) {
+        idle = 0;
+        sched_yield();  // the root shares this core (a node with more ranks than cores)
+      }
+    }
+  }
   return sent > bytes ? Result::truncated : Result::done;
 }
 
@@ -186,6 +240,7 @@ NodeCollectives::Result NodeCollectives::reduce(const core::Communicator& c, con
   const std::size_t bytes = count * op.elem;
   if (!op.fn || !usable(c, bytes)) return Result::not_taken;
   const Call k = begin(c);
+  map_input_cells(k, bytes);
   wait_all(k, k.seq - 1);  // every reader of this rank's input cell finished call seq-2
   if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
   arrive(k, bytes);
@@ -200,6 +255,7 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   const std::size_t bytes = count * op.elem;
   if (!op.fn || !usable(c, bytes)) return Result::not_taken;
   const Call k = begin(c);
+  map_input_cells(k, bytes);
   wait_all(k, k.seq - 1);
   if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
   arrive(k, bytes);

@@ -24,11 +24,13 @@
 //              then every rank combines all inputs in one fixed order, x0 op (x1 op (... x(n-1))),
 //              so every rank computes bitwise the same result (floating point included);
 //   reduce     the same, but only the root waits and combines; the others return at once;
-//   bcast      the root writes the byte count in small cell s mod kSmallDepth, the data there
-//              too or (larger) in bcast cell s mod kDepth, then the call number in the small
-//              cell, and sets its flag; the others set theirs, and unless the small cell already
-//              shows call s (a root running ahead: one line to read), wait for the root's flag;
-//              then read the count and copy from where it says.
+//   bcast      the root writes the byte count in small cell s mod kSmallDepth and the data there
+//              too, then the call number in the small cell, and sets its flag; the others set
+//              theirs, and unless the small cell already shows call s (a root running ahead: one
+//              line to read), wait for the root's flag; then read the count and copy from where
+//              it says. A larger bcast's data goes to bcast cell s mod kDepth in kBcastChunk
+//              pieces after the call number and the flag are set: the small cell's `ready` says
+//              how much is there, and the others copy each piece as it comes (pipelined).
 // Reuse of cells: a rank writes its input cell of call s only once every rank entered call s-1
 // (so every reader finished call s-2, the last user of that cell), and a bcast root its cells
 // once every rank entered call s-kDepth+1 (large) or s-kSmallDepth+1 (small: a root of small
@@ -72,6 +74,9 @@ class NodeCollectives {
   // point-to-point copies twice too (eager, or packets through the ring), the region is faster
   // (2 ranks, 8-64 KiB: 0.65/6/12/20 us vs 8/7.5/15/29 us eager).
   static constexpr std::size_t kPairBcastLimit = 4 * 1024;
+  // A bcast cell is filled in chunks of this many bytes, each announced as soon as it is written,
+  // so the receivers copy chunk j while the root writes chunk j+1 (the two copies overlap).
+  static constexpr std::size_t kBcastChunk = 8 * 1024;
   // Bytes a slot needs for n members and cells of `cell` bytes.
   static std::size_t slot_bytes(std::size_t n, std::size_t cell) {
     return n * (sizeof(Flag) + 2 * cell) + kSmallDepth * sizeof(SmallCell) + kDepth * cell;
@@ -111,7 +116,10 @@ class NodeCollectives {
   struct alignas(64) SmallCell {
     std::uint32_t bytes;  // the root's byte count, whichever cell holds the data
     std::uint32_t seq;    // the call, stored last: a receiver that sees it skips the root's flag
-    std::byte data[kSmallBcastMax];
+    union {
+      std::byte data[kSmallBcastMax];  // a small bcast's data
+      std::uint32_t ready;             // a larger one's: bytes of the bcast cell written so far
+    };
   };
   static_assert(sizeof(SmallCell) == 256);
   // What this process knows of a slot it uses: its call count, and the call every member is
@@ -120,6 +128,9 @@ class NodeCollectives {
     std::uint32_t seq = 0;
     std::uint32_t synced = 0;
     std::vector<std::uint32_t> seen;  // per rank: the last call number read from its flag
+    // The bcast cells / the input cells are mapped into this process (see map_cells()).
+    bool bcast_cells_mapped = false;
+    bool input_cells_mapped = false;
   };
   // One call's view of the communicator's slot.
   struct Call {
@@ -153,6 +164,12 @@ class NodeCollectives {
   void wait_rank(const Call& k, int rank, std::uint32_t target);
   // Waits until flag.seq has reached `target` (wraparound-safe); returns the value read.
   std::uint32_t wait_for(Flag& flag, std::uint32_t target);
+  // Before the first call that uses more than the first page of the slot's bcast cells (or of
+  // its input cells), this process maps all of them at once: otherwise each of the first kDepth
+  // large bcasts would take a page fault per 4 KiB in every rank (2 ranks, 64 KiB: 20 us a call
+  // over 20 calls instead of 6).
+  void map_bcast_cells(const Call& k, std::size_t bytes);
+  void map_input_cells(const Call& k, std::size_t bytes);
   // Largest byte count any rank passed in this call (after wait_all).
   static std::size_t largest(const Call& k);
   // x0 op (x1 op (... op x(n-1))) of the input cells into out.

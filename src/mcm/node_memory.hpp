@@ -24,6 +24,8 @@ class NodeMemory {
   int claim(int users, std::size_t zero) { return region_->claim(users, zero); }
   void release(int slot) { region_->release(slot); }
   std::span<std::byte> slot(int index) const { return region_->slot(index); }
+  // Maps these bytes of a slot into this process now (no page faults at their first use).
+  void prefault(std::span<std::byte> bytes) const { region_->prefault(bytes); }
   std::size_t slot_bytes() const { return region_->slot_bytes(); }
   int slots() const { return region_->slots(); }
 

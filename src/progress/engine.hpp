@@ -1,6 +1,8 @@
 // The progress engine: polls the devices, and waits without burning a core.
 //
-// Waiting spins for RAILMPI_SPIN_COUNT polls (lowest latency when every rank has a core), then
+// Waiting spins for RAILMPI_SPIN_COUNT polls and, with a core per rank, for at least
+// RAILMPI_SPIN_TIME (lowest latency when every rank has a core, and beside busy programs: a
+// rank's partner descheduled for a moment must not make it yield its core away), then
 // yields the core up to RAILMPI_YIELD_COUNT times (a peer sharing this core gets to run), then
 // sleeps in the devices' wait() (oversubscribed or idle ranks use no CPU; a sender wakes a
 // sleeping rank).
@@ -14,14 +16,19 @@
 // kLongYield or longer ends the yielding, and for kCrowdedFor the waits of this rank sleep right
 // after spinning (bench/oversub_loop ring, 8 ranks on 2 cores beside other busy programs, load
 // 5-7, medians of 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s). Without
-// other programs on the cores nothing changes. With a core per rank, waits keep yielding: a
-// yielding rank is still runnable on its core, a sleeping one needs an interrupt to wake (2 ranks
-// beside busy programs, 8 B allreduce: 3 us yielding, 17 us sleeping).
+// other programs on the cores nothing changes. With a core per rank, a wait first spins for
+// RAILMPI_SPIN_TIME (10 ms): the partner it waits for may be off its core for a time slice
+// because of another program, and a yield would hand this core to that program too (2 ranks
+// beside one busy program, osu_latency 0-8 B: 0.5-23 us a message spinning 2 ms, 0.10-0.5 us
+// spinning 10 ms; Open MPI, which always spins, 0.57-0.97 us). After that, waits keep yielding:
+// a yielding rank is still runnable on its core, a sleeping one needs an interrupt to wake
+// (2 ranks beside busy programs, 8 B allreduce: 3 us yielding, 17 us sleeping).
 #pragma once
 
 #include <sched.h>
 
 #include <chrono>
+#include <cstdint>
 
 #include "base/cpus.hpp"
 #include "base/settings.hpp"
@@ -40,7 +47,26 @@ class Engine {
   // `oversubscribed`: more ranks on this machine than the CPUs they share (not this rank's own
   // mask: a rank bound to one core sees one CPU).
   Engine(mcm::MultiMethod& mcm, const base::Settings& settings, bool oversubscribed)
-      : mcm_(mcm), spin_(settings.spin_count), yield_(settings.yield_count), oversubscribed_(oversubscribed) {}
+      : mcm_(mcm),
+        spin_(settings.spin_count),
+        yield_(settings.yield_count),
+        spin_time_(spin_time_for(settings, oversubscribed)),
+        oversubscribed_(oversubscribed) {}
+
+  // RAILMPI_SPIN_TIME, or when it is left empty kSpinTime with a core per rank and none when
+  // oversubscribed (there the rank waited for may need this core).
+  static constexpr std::chrono::microseconds kSpinTime{10000};
+  static std::chrono::microseconds spin_time_for(const base::Settings& settings, bool oversubscribed) {
+    if (settings.spin_time_us != base::Settings::kAutomatic)
+      return std::chrono::microseconds(static_cast<std::int64_t>(settings.spin_time_us));
+    return oversubscribed ? std::chrono::microseconds(0) : kSpinTime;
+  }
+  // Yields of the core made so far (by waits and test_poll()).
+  std::uint64_t yields() const { return yields_; }
+  // Least time a wait polls before it yields or sleeps.
+  std::chrono::microseconds spin_time() const { return spin_time_; }
+  // Polls between two clock reads while spinning for spin_time().
+  static constexpr unsigned kPollsPerClockRead = 64;
 
   // Whether a yield that took `took` shows other programs holding the cores.
   static bool yield_was_long(Clock::duration took) { return took >= kLongYield; }
@@ -54,6 +80,7 @@ class Engine {
   // Yields the core once; false (and the cores count as crowded for kCrowdedFor) when the yield
   // was long on an oversubscribed machine: the caller should stop yielding and sleep.
   bool yield_core() {
+    ++yields_;
     if (!oversubscribed_) {
       sched_yield();
       return true;
@@ -83,7 +110,10 @@ class Engine {
       idle_tests_ = 0;
     } else if (++idle_tests_ >= spin_) {
       idle_tests_ = 0;
-      sched_yield();
+      if (oversubscribed_) {  // with a core each, a yield only helps other programs
+        ++yields_;
+        sched_yield();
+      }
     }
     return n;
   }
@@ -105,6 +135,15 @@ class Engine {
       if (poll() > 0 && done()) return;
     }
     if (done()) return;
+    if (spin_time_.count() > 0) {
+      const auto until = Clock::now() + spin_time_;
+      do {
+        for (unsigned i = 0; i < kPollsPerClockRead; ++i) {
+          if (poll() > 0 && done()) return;
+        }
+        if (done()) return;
+      } while (Clock::now() < until);
+    }
     const unsigned yields = yields_now();
     for (unsigned i = 0; i < yields; ++i) {
       const bool go_on = yield_core();
@@ -134,8 +173,10 @@ class Engine {
   mcm::MultiMethod& mcm_;
   unsigned spin_;
   unsigned yield_;
+  std::chrono::microseconds spin_time_;
   bool oversubscribed_;
   unsigned idle_tests_ = 0;
+  std::uint64_t yields_ = 0;
   Clock::time_point crowded_until_{};
   int (*hook_)(void*) = nullptr;
   void* hook_ctx_ = nullptr;

@@ -1,5 +1,7 @@
-/* pingpong_sizes [K]: ranks 0 and 1 exchange every size 0, 1, 2, 3 and 2^k-1,
- * 2^k, 2^k+1 up to 2^K bytes (default K = 24: 16 MiB) in both directions,
+/* pingpong_sizes [K]: ranks 0 and 1 exchange every size 0, 1, 2, 3, 2^k-1,
+ * 2^k, 2^k+1 up to 2^K bytes (default K = 24: 16 MiB) and every size from 960
+ * to 1056 (the shm device's largest frame in the cell ring, with a cached
+ * 4-byte or a full header, and the first announced ones) in both directions,
  * checking every byte, the status and that nothing past the message is
  * written. Other ranks idle. With one rank, rank 0 sends to itself with
  * Isend/Irecv. */
@@ -9,7 +11,7 @@
 
 static long maxsz = 1L << 24;
 
-static int sizes[128];
+static int sizes[256];
 static int nsizes;
 
 static void add_size(long s) {
@@ -42,6 +44,7 @@ int main(int argc, char **argv) {
         add_size(1L << k);
         add_size((1L << k) + 1);
     }
+    for (long n = 960; n <= 1056; n++) add_size(n);
     unsigned char *s = malloc((size_t)maxsz + GUARD), *r = malloc((size_t)maxsz + GUARD);
     CHECK(s && r, "malloc");
     if (mt_size == 1) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "device/shm/futex.hpp"
+#include "device/shm/segment.hpp"
 
 namespace railmpi::device::shm {
 namespace {
@@ -110,5 +111,13 @@ void NodeRegion::wait(std::uint32_t* word, std::uint32_t expected, std::chrono::
 }
 
 void NodeRegion::wake(std::uint32_t* word) { futex_wake_all(word); }
+
+void NodeRegion::prefault(std::span<std::byte> bytes) const {
+  // Whole pages of the mapping: the first one rounded down, the last one rounded up (still mapped).
+  constexpr std::uintptr_t kPage = 4096;
+  const auto from = reinterpret_cast<std::uintptr_t>(bytes.data()) & ~(kPage - 1);
+  const auto to = (reinterpret_cast<std::uintptr_t>(bytes.data() + bytes.size()) + kPage - 1) & ~(kPage - 1);
+  shm::prefault(reinterpret_cast<std::byte*>(from), to - from);
+}
 
 }  // namespace railmpi::device::shm

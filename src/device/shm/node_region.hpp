@@ -53,6 +53,9 @@ class NodeRegion {
   void release(int index);
   // References slot `index` holds now (0: free).
   int references(int index) const;
+  // Maps the pages holding `bytes` (inside one slot) into this process now (segment.hpp
+  // prefault): a slot's big cells then cost no page fault each the first time a call reaches them.
+  void prefault(std::span<std::byte> bytes) const;
   std::span<std::byte> slot(int index) const;
 
   // Sleeps while *word == expected, at most `timeout` (a wake, a signal or a spurious wake-up

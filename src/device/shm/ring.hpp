@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "base/short_copy.hpp"
@@ -52,7 +53,8 @@ struct CellHeader {
   std::uint64_t seq;          // absolute position + 1 once published; accessed atomically
   std::uint32_t payload_len;  // bytes of payload
   std::uint8_t header_len;    // bytes of frame header (<= 64), or kSkipMarker
-  std::uint8_t reserved[3];
+  std::uint8_t flags;         // the writer's (kAnnounced: the payload is elsewhere, see pair_channel.hpp)
+  std::uint8_t reserved[2];
 };
 static_assert(sizeof(CellHeader) == kCellHeaderBytes);
 
@@ -131,6 +133,7 @@ class RingProducer {
     CellHeader* ch = detail::header_of(c);
     ch->payload_len = static_cast<std::uint32_t>(payload.size());
     ch->header_len = static_cast<std::uint8_t>(header.size());
+    ch->flags = 0;
     std::byte* p = c->bytes + kCellHeaderBytes;
     base::short_copy(p, header.data(), header.size());
     base::short_copy(p + header.size(), payload.data(), payload.size());
@@ -143,10 +146,10 @@ class RingProducer {
 
   // As try_write, but the payload is produced in place: fill(to, payload_len) writes the payload
   // bytes straight into the cells (a gather from non-contiguous memory needs no staging copy).
-  // fill is called only when payload_len > 0 and the frame fits.
+  // fill is called only when payload_len > 0 and the frame fits. `flags` is handed to the consumer.
   template <class Fill>
   bool try_write_with(const std::byte* header, std::uint32_t header_len, std::size_t payload_len, Fill&& fill,
-                      std::memory_order publish = std::memory_order_release) {
+                      std::memory_order publish = std::memory_order_release, std::uint8_t flags = 0) {
     const std::size_t k = frame_cells(header_len, payload_len);
     const std::size_t idx = tail_ & mask_;
     const std::size_t skip = idx + k > count_ ? count_ - idx : 0;
@@ -157,6 +160,7 @@ class RingProducer {
     CellHeader* ch = detail::header_of(first);
     ch->payload_len = static_cast<std::uint32_t>(payload_len);
     ch->header_len = static_cast<std::uint8_t>(header_len);
+    ch->flags = flags;
     std::byte* p = first->bytes + kCellHeaderBytes;
     if (header_len) std::memcpy(p, header, header_len);
     if (payload_len) fill(p + header_len, payload_len);
@@ -188,6 +192,15 @@ class RingProducer {
     const std::size_t skip = idx + k > count_ ? count_ - idx : 0;
     cached_head_ = detail::load(control_->head, mo);
     return tail_ + skip + k + 1 - cached_head_ <= count_;
+  }
+
+  // True when a frame of this size fits now; reloads head (acquire) only when the cached copy
+  // says it does not. A frame that fits stays fitting until this producer writes.
+  bool fits(std::uint32_t header_len, std::size_t payload_len) {
+    const std::size_t k = frame_cells(header_len, payload_len);
+    const std::size_t idx = tail_ & mask_;
+    const std::size_t skip = idx + k > count_ ? count_ - idx : 0;
+    return have_room(skip + k + 1, std::memory_order_acquire);
   }
 
   std::uint64_t tail() const { return tail_; }
@@ -258,8 +271,9 @@ class RingConsumer {
     bool released = false;  // head was published (the producer may have got room)
   };
 
-  // Delivers up to max_frames frames to f(header_span, payload_span). The spans point into the
-  // ring and stay valid only during the call. Cells are released after f returns.
+  // Delivers up to max_frames frames to f(header_span, payload_span), or to
+  // f(header_span, payload_span, flags) when f takes the frame's flags too. The spans point into
+  // the ring and stay valid only during the call. Cells are released after f returns.
   template <class F>
   DrainResult drain(F&& f, int max_frames) {
     DrainResult r;
@@ -274,7 +288,11 @@ class RingConsumer {
       } else {
         const std::uint32_t plen = ch->payload_len;
         const std::byte* p = c->bytes + kCellHeaderBytes;
-        f(std::span<const std::byte>(p, hlen), std::span<const std::byte>(p + hlen, plen));
+        const std::span<const std::byte> header(p, hlen), payload(p + hlen, plen);
+        if constexpr (std::is_invocable_v<F&, std::span<const std::byte>, std::span<const std::byte>, std::uint8_t>)
+          f(header, payload, ch->flags);
+        else
+          f(header, payload);
         head_ += frame_cells(hlen, plen);
         ++r.frames;
       }

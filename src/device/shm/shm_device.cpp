@@ -25,7 +25,6 @@ constexpr std::uint64_t kMagic = 0x52'61'69'6c'53'48'4d'31ULL;  // "RailSHM1"
 constexpr std::size_t kControlBytes = 4096;
 constexpr int kMaxFramesPerPeerPoll = 256;
 constexpr auto kLivenessPeriod = std::chrono::milliseconds(100);
-constexpr std::size_t kPrefaultBytes = 4096 + 256 * 1024;  // a ring's control page and first 256 KiB
 
 std::uint32_t load32(const std::uint32_t& w, std::memory_order mo) {
   return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(w)).load(mo);
@@ -80,7 +79,8 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       job_size_(job_size),
       job_id_(sanitize(job_id)),
       ring_bytes_(round_ring_bytes(settings.shm_ring_bytes)),
-      max_payload_(ring_max_payload(ring_bytes_ / kCellBytes)),
+      cell_ring_bytes_(std::min(round_ring_bytes(settings.shm_cell_ring_bytes), ring_bytes_)),
+      max_payload_(channel_max_payload(ring_bytes_ / kCellBytes)),
       eager_limit_(std::min(settings.shm_eager_limit, max_payload_)),
       node_cell_bytes_((settings.node_coll_limit + 63) / 64 * 64),
       cma_allowed_(settings.shm_cma),
@@ -113,6 +113,7 @@ std::string ShmDevice::local_address() {
     const pid_t pid = ::getpid();
     probe_word_ = kMagic ^ (std::uint64_t(pid) << 20) ^ reinterpret_cast<std::uintptr_t>(this);
     c->ring_bytes = ring_bytes_;
+    c->cell_ring_bytes = cell_ring_bytes_;
     c->probe_value = probe_word_;
     c->job_size = static_cast<std::uint32_t>(job_size_);
     c->pid = static_cast<std::uint32_t>(pid);
@@ -130,7 +131,7 @@ std::string ShmDevice::local_address() {
 
 void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap) {
   if (!segment_.valid()) local_address();
-  const std::size_t cells = ring_bytes_ / kCellBytes;
+  const std::size_t cells = cell_ring_bytes_ / kCellBytes, packet_cells = ring_bytes_ / kCellBytes;
   peers_.clear();
   peers_.reserve(peers.size());
   for (const PeerAddress& pa : peers) {
@@ -155,19 +156,20 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
       base::fatal("shm device: segment %s of rank %d is not a RailMPI segment of this job",
                   card.segment.c_str(), pa.rank);
     }
-    if (p.ctrl->ring_bytes != ring_bytes_) {
-      base::fatal("shm device: rank %d uses %llu-byte rings, this rank %zu "
-                  "(RAILMPI_SHM_RING_BYTES must be the same on every rank)",
-                  pa.rank, static_cast<unsigned long long>(p.ctrl->ring_bytes), ring_bytes_);
+    if (p.ctrl->ring_bytes != ring_bytes_ || p.ctrl->cell_ring_bytes != cell_ring_bytes_) {
+      base::fatal("shm device: rank %d uses %llu-byte packet rings and %llu-byte cell rings, this rank %zu "
+                  "and %zu (RAILMPI_SHM_RING_BYTES and RAILMPI_SHM_CELL_RING_BYTES must be the same on every rank)",
+                  pa.rank, static_cast<unsigned long long>(p.ctrl->ring_bytes),
+                  static_cast<unsigned long long>(p.ctrl->cell_ring_bytes), ring_bytes_, cell_ring_bytes_);
     }
     p.ring_map = SharedMapping::open(card.segment, slot_offset(my_rank_), slot_bytes(), &error);
     if (!p.ring_map.valid()) base::fatal("shm device: rank %d: %s", pa.rank, error.c_str());
-    p.out.attach(p.ring_map.data(), cells);
-    p.in.attach(segment_.data() + slot_offset(pa.rank), cells);
-    // The first kPrefaultBytes of both rings are mapped now (no page faults in the first traffic);
-    // beyond that pages come as a lap reaches them, so a big ring or a node of many ranks does not
-    // cost resident memory up front.
-    const std::size_t prefault_bytes = std::min(slot_bytes(), kPrefaultBytes);
+    p.out.attach(p.ring_map.data(), cells, packet_cells);
+    p.in.attach(segment_.data() + slot_offset(pa.rank), cells, packet_cells);
+    // Both cell rings and the packet rings' control pages are mapped now (no page faults in the
+    // first small messages); packet ring pages come as traffic reaches them, so a big packet ring
+    // or a node of many ranks does not cost resident memory up front.
+    const std::size_t prefault_bytes = ring_memory_bytes(cells) + kRingCellsOffset;
     prefault(p.ring_map.data(), prefault_bytes);
     prefault(segment_.data() + slot_offset(pa.rank), prefault_bytes);
     index_of_rank_[std::size_t(pa.rank)] = static_cast<int>(peers_.size() - 1);

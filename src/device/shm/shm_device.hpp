@@ -1,7 +1,7 @@
 // The shm device: frames between ranks of one node through per-pair shared-memory rings.
 //
 // Each rank owns one POSIX shared-memory segment ("/railmpi-<job>-<rank>") that holds its
-// INBOUND rings, one slot per job rank (the file is sparse: only rings of node-local peers are
+// INBOUND pair channels (pair_channel.hpp: a cell ring and a packet ring), one slot per job rank (the file is sparse: only rings of node-local peers are
 // ever touched), plus a control page (doorbell futex, sleeping flag, CMA probe value).
 // A rank writes to peer P in the slot of P's segment indexed by its own rank.
 //
@@ -30,7 +30,7 @@
 #include "base/settings.hpp"
 #include "device/device.hpp"
 #include "device/shm/node_region.hpp"
-#include "device/shm/ring.hpp"
+#include "device/shm/pair_channel.hpp"
 #include "device/shm/segment.hpp"
 
 namespace railmpi::device::shm {
@@ -39,7 +39,8 @@ namespace railmpi::device::shm {
 // cache lines (senders read `sleeping` on every send).
 struct alignas(64) SegmentControl {
   std::uint64_t magic;
-  std::uint64_t ring_bytes;
+  std::uint64_t ring_bytes;       // packet ring of each pair channel
+  std::uint64_t cell_ring_bytes;  // cell ring of each pair channel
   std::uint64_t probe_value;  // value of the owner's CMA probe word
   std::uint32_t job_size;
   std::uint32_t pid;
@@ -95,9 +96,11 @@ class ShmDevice final : public Device {
 
   // Name of this rank's segment (for tests).
   const std::string& segment_name() const { return segment_name_; }
-  // Ring size in force (settings rounded to a power of two, at least 4 KiB).
+  // Packet ring size in force (settings rounded down to a power of two, at least 4 KiB).
   std::size_t ring_bytes() const { return ring_bytes_; }
-  // Rendezvous packets (figures().packet_bytes) are this fraction of the ring: with 16 packets in
+  // Cell ring size in force (likewise, at most ring_bytes()).
+  std::size_t cell_ring_bytes() const { return cell_ring_bytes_; }
+  // Rendezvous packets (figures().packet_bytes) are this fraction of the packet ring: with 16 packets in
   // flight the receiver copies one while the sender fills the next ones (1 MiB ring: 64 KiB
   // packets streamed 1.2-1.5x faster than 256 KiB ones, bench/osu_bw 1-16 MiB).
   static constexpr std::size_t kPacketsPerRing = 16;
@@ -113,8 +116,8 @@ class ShmDevice final : public Device {
     int rank = -1;
     pid_t pid = 0;
     bool failed = false;
-    RingConsumer in;               // its ring in my segment
-    RingProducer out;              // my ring in its segment
+    ChannelConsumer in;            // its channel in my segment
+    ChannelProducer out;           // my channel in its segment
     SegmentControl* ctrl = nullptr;  // its control page
     SendOp* qhead = nullptr;       // ops waiting for room, in order
     SendOp* qtail = nullptr;
@@ -123,7 +126,9 @@ class ShmDevice final : public Device {
     SharedMapping ring_map;
   };
 
-  std::size_t slot_bytes() const { return ring_memory_bytes(ring_bytes_ / kCellBytes); }
+  std::size_t slot_bytes() const {
+    return channel_memory_bytes(cell_ring_bytes_ / kCellBytes, ring_bytes_ / kCellBytes);
+  }
   std::size_t slot_offset(int rank) const { return 4096 + std::size_t(rank) * slot_bytes(); }
   SegmentControl* my_ctrl() const { return reinterpret_cast<SegmentControl*>(segment_.data()); }
   // Wakes the peer if it sleeps. Pairs with the seq_cst store of `sleeping` + seq_cst re-check
@@ -146,6 +151,7 @@ class ShmDevice final : public Device {
   int job_size_;
   std::string job_id_;
   std::size_t ring_bytes_;
+  std::size_t cell_ring_bytes_;
   std::size_t max_payload_;
   std::size_t eager_limit_;
   std::size_t node_cell_bytes_;  // RAILMPI_NODE_COLL_LIMIT rounded up to 64 (0: no node region)

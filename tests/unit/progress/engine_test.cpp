@@ -97,5 +97,32 @@ TEST(ProgressEngine, NotOversubscribedKeepsYielding) {
   EXPECT_EQ(engine.yields_now(), 200u);
 }
 
+TEST(ProgressEngine, SpinTimeByOversubscriptionUnlessSet) {
+  base::Settings s = settings_with_yields(200);
+  s.spin_time_us = base::Settings::kAutomatic;
+  EXPECT_EQ(Engine::spin_time_for(s, false), Engine::kSpinTime);
+  EXPECT_EQ(Engine::spin_time_for(s, true), microseconds(0));
+  s.spin_time_us = 1234;
+  EXPECT_EQ(Engine::spin_time_for(s, false), microseconds(1234));
+  EXPECT_EQ(Engine::spin_time_for(s, true), microseconds(1234));
+  s.spin_time_us = 0;
+  EXPECT_EQ(Engine::spin_time_for(s, false), microseconds(0));
+}
+
+// A wait that ends within the spin time never yields; without a spin time the same wait yields
+// once its RAILMPI_SPIN_COUNT polls are done.
+TEST(ProgressEngine, WaitWithinSpinTimeMakesNoYield) {
+  for (const std::size_t spin_us : {std::size_t(5'000'000), std::size_t(0)}) {
+    base::Settings s = settings_with_yields(200);
+    s.spin_time_us = spin_us;
+    mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+    Engine engine(mcm, s, /*oversubscribed=*/false);
+    const auto until = Engine::Clock::now() + std::chrono::milliseconds(3);
+    engine.wait_until([&] { return Engine::Clock::now() >= until; });
+    if (spin_us) EXPECT_EQ(engine.yields(), 0u) << "a 3 ms wait with a 5 s spin time yielded";
+    else EXPECT_GT(engine.yields(), 0u) << "a 3 ms wait without a spin time never yielded";
+  }
+}
+
 }  // namespace
 }  // namespace railmpi::progress

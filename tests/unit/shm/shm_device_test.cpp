@@ -57,6 +57,7 @@ base::Settings default_settings() {
   s.shm_eager_limit = 16 * 1024;
   s.shm_cma = true;
   s.shm_ring_bytes = 256 * 1024;
+  s.shm_cell_ring_bytes = 16 * 1024;  // small: the cell rings wrap often
   return s;
 }
 
@@ -206,9 +207,15 @@ TEST(ShmDevice, FiguresAndEagerClamp) {
   EXPECT_EQ(f.packet_bytes, 256u * 1024 / ShmDevice::kPacketsPerRing);
   EXPECT_GT(f.bandwidth_mbs, 0);
   EXPECT_GT(f.latency_us, 0);
+  EXPECT_EQ(d.cell_ring_bytes(), 16u * 1024);
   s.shm_ring_bytes = 100;  // rounded up to the minimum
   ShmDevice d2(0, 1, "figs2", s);
   EXPECT_EQ(d2.ring_bytes(), 4096u);
+  EXPECT_EQ(d2.cell_ring_bytes(), 4096u);  // never more than the packet ring
+  s.shm_ring_bytes = 1 << 20;
+  s.shm_cell_ring_bytes = 300 * 1024;  // rounded down to a power of two
+  ShmDevice d3(0, 1, "figs3", s);
+  EXPECT_EQ(d3.cell_ring_bytes(), 256u * 1024);
   EXPECT_TRUE(d2.idle());
 }
 

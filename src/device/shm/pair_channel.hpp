@@ -1,0 +1,129 @@
+// One direction of a pair of ranks: a small ring of 64-byte cells and a larger packet ring.
+//
+// Frames of up to kInlineFrameCells cells (header and payload; short and small eager messages)
+// go into the cell ring whole. A larger frame (eager messages from about 1 KiB, rendezvous
+// packets) puts its payload in the packet ring first and then its header in the cell ring, in a
+// cell flagged kAnnounced: the consumer polls only the cell ring, and on an announced cell takes
+// the packet ring's next frame as the payload. Frames keep one order (the cell ring's), and the
+// cell ring stays small enough to live in the caches (256 KiB by default, prefaulted), while bulk
+// data streams through the packet ring (1 MiB by default) without pushing the small-message
+// cells out: latency of a 0-byte message after a bandwidth phase, and both directions at once
+// with 32-64 KiB messages, gain from that.
+//
+// Both rings are RingProducer/RingConsumer pairs (ring.hpp); an announced frame is written only
+// when it fits in both, so a packet is never published without its announcement.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "base/log.hpp"
+#include "device/shm/ring.hpp"
+
+namespace railmpi::device::shm {
+
+// Cells a frame may take in the cell ring (header, payload and CellHeader): 1 KiB.
+inline constexpr std::size_t kInlineFrameCells = 16;
+// CellHeader::flags of a cell whose frame's payload is the packet ring's next frame.
+inline constexpr std::uint8_t kAnnounced = 1;
+
+// True when the frame goes into the cell ring whole.
+constexpr bool inline_frame(std::size_t header_len, std::size_t payload_len) {
+  return frame_cells(header_len, payload_len) <= kInlineFrameCells;
+}
+
+// Largest payload of a pair channel whose packet ring has `packet_cells` cells.
+constexpr std::size_t channel_max_payload(std::size_t packet_cells) { return ring_max_payload(packet_cells); }
+
+// Bytes of shared memory one direction needs: the cell ring, then the packet ring.
+constexpr std::size_t channel_memory_bytes(std::size_t cell_count, std::size_t packet_cells) {
+  return ring_memory_bytes(cell_count) + ring_memory_bytes(packet_cells);
+}
+
+class ChannelProducer {
+ public:
+  // `mem` is channel_memory_bytes(cell_count, packet_cells) bytes, zeroed when new. cell_count >=
+  // 64 so that an inline frame always fits the cell ring (max_frame_cells(64) = 20).
+  void attach(void* mem, std::size_t cell_count, std::size_t packet_cells) {
+    cells_.attach(mem, cell_count);
+    packets_.attach(static_cast<std::byte*>(mem) + ring_memory_bytes(cell_count), packet_cells);
+  }
+
+  // The short protocol: header + payload <= kCellFrameBytes (see RingProducer::try_write_cell).
+  bool try_write_cell(std::span<const std::byte> header, std::span<const std::byte> payload,
+                      std::memory_order publish) {
+    return cells_.try_write_cell(header, payload, publish);
+  }
+
+  bool try_write(const std::byte* header, std::uint32_t header_len, const std::byte* payload,
+                 std::size_t payload_len, std::memory_order publish) {
+    return try_write_with(header, header_len, payload_len,
+                          [payload](std::byte* to, std::size_t n) { std::memcpy(to, payload, n); }, publish);
+  }
+
+  // The frame into the cell ring, or its payload (fill(to, n) writes it) into the packet ring and
+  // its header into the cell ring; false, having written nothing, when it does not fit now.
+  // Precondition: header_len <= 64, payload_len <= channel_max_payload(packet_cells).
+  template <class Fill>
+  bool try_write_with(const std::byte* header, std::uint32_t header_len, std::size_t payload_len, Fill&& fill,
+                      std::memory_order publish) {
+    if (inline_frame(header_len, payload_len)) return cells_.try_write_with(header, header_len, payload_len, fill, publish);
+    if (!cells_.fits(header_len, 0) || !packets_.fits(0, payload_len)) return false;
+    packets_.try_write_with(nullptr, 0, payload_len, fill, std::memory_order_release);
+    // The announcement's release (or seq_cst) store orders the packet before it for the consumer.
+    cells_.try_write_with(header, header_len, 0, [](std::byte*, std::size_t) {}, publish, kAnnounced);
+    return true;
+  }
+
+  // True when the frame could be written now; reloads the consumer's heads with `mo`.
+  bool can_write(std::uint32_t header_len, std::size_t payload_len, std::memory_order mo) {
+    if (inline_frame(header_len, payload_len)) return cells_.can_write(header_len, payload_len, mo);
+    return cells_.can_write(header_len, 0, mo) && packets_.can_write(0, payload_len, mo);
+  }
+
+ private:
+  RingProducer cells_;
+  RingProducer packets_;
+};
+
+class ChannelConsumer {
+ public:
+  void attach(void* mem, std::size_t cell_count, std::size_t packet_cells) {
+    cells_.attach(mem, cell_count);
+    packets_.attach(static_cast<std::byte*>(mem) + ring_memory_bytes(cell_count), packet_cells);
+  }
+
+  // True when the next cell holds a published frame: one load of one line.
+  bool ready(std::memory_order mo = std::memory_order_acquire) const { return cells_.ready(mo); }
+
+  // Delivers up to max_frames frames to f(header_span, payload_span) in the order they were
+  // written; the spans are valid during the call only. `released` tells whether either ring
+  // published its head (the producer may have got room).
+  template <class F>
+  RingConsumer::DrainResult drain(F&& f, int max_frames) {
+    bool packets_released = false;
+    auto r = cells_.drain(
+        [&](std::span<const std::byte> header, std::span<const std::byte> payload, std::uint8_t flags) {
+          if (!(flags & kAnnounced)) [[likely]] {
+            f(header, payload);
+            return;
+          }
+          const auto p = packets_.drain(
+              [&](std::span<const std::byte>, std::span<const std::byte> packet) { f(header, packet); }, 1);
+          // The producer publishes the packet before its announcement: a missing one is a bug.
+          if (p.frames != 1) [[unlikely]] base::fatal("shm device: announced packet missing");
+          packets_released |= p.released;
+        },
+        max_frames);
+    r.released |= packets_released;
+    return r;
+  }
+
+ private:
+  RingConsumer cells_;
+  RingConsumer packets_;
+};
+
+}  // namespace railmpi::device::shm
