@@ -45,7 +45,7 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
                 "Progress polls a waiting rank spins before it starts yielding (50 when a machine has more ranks than cores, test hosts included, unless set)."},
     SettingSpec{"RAILMPI_SPIN_TIME", "",
-                "Microseconds a waiting rank keeps polling, at least, before it yields or sleeps (empty: 10000 when this machine runs no more ranks than cores, 0 otherwise). A rank with a core of its own that yields hands the core to any other busy program for a whole time slice: beside one such program, 2 ranks of osu_latency (0-8 B) took 4-24 us a message with 0 and 0.5-23 us with 2000, 0.10-0.5 us with 10000 (Open MPI 0.57-0.97 us)."},
+                "Microseconds a waiting rank keeps polling, at least, before it yields or sleeps (empty: 10000 for a rank bound to one core (`RAILMPI_BIND`) when this machine runs no more ranks than cores, 0 otherwise). A rank with a core of its own that yields hands the core to any other busy program for a whole time slice: beside one such program, 2 ranks of osu_latency (0-8 B) took 4-24 us a message with 0 and 0.5-23 us with 2000, 0.10-0.5 us with 10000 (Open MPI 0.57-0.97 us)."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel (with more ranks than cores, a point-to-point wait makes none for 10 ms after a yield took 200 us: other programs hold the cores)."},
     SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "64K",
                 "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},

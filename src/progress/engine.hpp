@@ -16,8 +16,8 @@
 // kLongYield or longer ends the yielding, and for kCrowdedFor the waits of this rank sleep right
 // after spinning (bench/oversub_loop ring, 8 ranks on 2 cores beside other busy programs, load
 // 5-7, medians of 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s). Without
-// other programs on the cores nothing changes. With a core per rank, a wait first spins for
-// RAILMPI_SPIN_TIME (10 ms): the partner it waits for may be off its core for a time slice
+// other programs on the cores nothing changes. A rank bound to a core of its own (mpiexec binds
+// when ranks <= cores) first spins for RAILMPI_SPIN_TIME (10 ms): the partner it waits for may be off its core for a time slice
 // because of another program, and a yield would hand this core to that program too (2 ranks
 // beside one busy program, osu_latency 0-8 B: 0.5-23 us a message spinning 2 ms, 0.10-0.5 us
 // spinning 10 ms; Open MPI, which always spins, 0.57-0.97 us). After that, waits keep yielding:
@@ -43,23 +43,27 @@ class Engine {
   static constexpr std::chrono::milliseconds kCrowdedFor{10};
 
   Engine(mcm::MultiMethod& mcm, const base::Settings& settings)
-      : Engine(mcm, settings, base::oversubscribed(mcm.machine_ranks(), settings.machine_cpus)) {}
+      : Engine(mcm, settings, base::oversubscribed(mcm.machine_ranks(), settings.machine_cpus),
+               base::affinity_cpus().size() == 1) {}
   // `oversubscribed`: more ranks on this machine than the CPUs they share (not this rank's own
-  // mask: a rank bound to one core sees one CPU).
-  Engine(mcm::MultiMethod& mcm, const base::Settings& settings, bool oversubscribed)
+  // mask: a rank bound to one core sees one CPU). `bound`: this rank may run on one CPU only.
+  Engine(mcm::MultiMethod& mcm, const base::Settings& settings, bool oversubscribed, bool bound = true)
       : mcm_(mcm),
         spin_(settings.spin_count),
         yield_(settings.yield_count),
-        spin_time_(spin_time_for(settings, oversubscribed)),
+        spin_time_(spin_time_for(settings, oversubscribed, bound)),
         oversubscribed_(oversubscribed) {}
 
-  // RAILMPI_SPIN_TIME, or when it is left empty kSpinTime with a core per rank and none when
-  // oversubscribed (there the rank waited for may need this core).
+  // RAILMPI_SPIN_TIME, or when it is left empty kSpinTime for a rank bound to a core of its own,
+  // else none: oversubscribed, the rank waited for may need this core; unbound, the scheduler may
+  // have put both ranks of a pair on one core for a while, and a rank spinning 10 ms there before
+  // it yields would make every message cost a time slice (2 unbound ranks on one core: 4 ms a
+  // message instead of 13 us).
   static constexpr std::chrono::microseconds kSpinTime{10000};
-  static std::chrono::microseconds spin_time_for(const base::Settings& settings, bool oversubscribed) {
+  static std::chrono::microseconds spin_time_for(const base::Settings& settings, bool oversubscribed, bool bound) {
     if (settings.spin_time_us != base::Settings::kAutomatic)
       return std::chrono::microseconds(static_cast<std::int64_t>(settings.spin_time_us));
-    return oversubscribed ? std::chrono::microseconds(0) : kSpinTime;
+    return oversubscribed || !bound ? std::chrono::microseconds(0) : kSpinTime;
   }
   // Yields of the core made so far (by waits and test_poll()).
   std::uint64_t yields() const { return yields_; }

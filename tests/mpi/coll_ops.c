@@ -1,6 +1,7 @@
 /* Every predefined operation on the predefined C types it is defined for, through
  * MPI_Allreduce and MPI_Reduce, against a reference computed locally; MINLOC/MAXLOC on every
  * pair type with ties (lowest index wins); MPI_Reduce_local. */
+#define _GNU_SOURCE /* before any system header: mpitest.h needs sched_getaffinity */
 #include <complex.h>
 #include <stdbool.h>
 

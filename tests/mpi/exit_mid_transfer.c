@@ -4,6 +4,7 @@
  * its call; the job must end (not hang) with a non-zero exit and a report naming the killed rank
  * (the runner checks stderr). Covers the single-copy read of a dying sender, the pipelined copy
  * (RAILMPI_SHM_CMA=0) and tcp. */
+#define _GNU_SOURCE /* before any system header: mpitest.h needs sched_getaffinity */
 #include <sys/time.h>
 
 #include "mpitest.h"
