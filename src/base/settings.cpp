@@ -44,8 +44,8 @@ constexpr std::array kSpecs{
                 "Send a repeated envelope (communicator, source, tag) to a peer with a 4-byte header (0 = always full)."},
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
                 "Progress polls a waiting rank spins before it starts yielding (50 when a machine has more ranks than cores, test hosts included, unless set)."},
-    SettingSpec{"RAILMPI_SPIN_TIME", "",
-                "Microseconds a waiting rank keeps polling, at least, before it yields or sleeps (empty: 10000 for a rank bound to one core (`RAILMPI_BIND`) when this machine runs no more ranks than cores, 0 otherwise). A rank with a core of its own that yields hands the core to any other busy program for a whole time slice: beside one such program, 2 ranks of osu_latency (0-8 B) took 4-24 us a message with 0 and 0.5-23 us with 2000, 0.10-0.5 us with 10000 (Open MPI 0.57-0.97 us)."},
+    SettingSpec{"RAILMPI_SPIN_TIME", "0",
+                "Microseconds a waiting rank keeps polling, at least, before it yields or sleeps. For unbound ranks (`RAILMPI_BIND=none`, other launchers) beside busy programs: 2 ranks of osu_latency beside one busy loop took 0.18 us a message with 10000 instead of 3-5 us; but two unbound ranks on one core then take a time slice a message. Bound ranks do best with 0 (0.10 us there)."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel (with more ranks than cores, a point-to-point wait makes none for 10 ms after a yield took 200 us: other programs hold the cores)."},
     SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "64K",
                 "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},
@@ -129,7 +129,7 @@ Settings Settings::from_environment() {
   s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
   s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
-  s.spin_time_us = env_or_default(spec("RAILMPI_SPIN_TIME")).empty() ? kAutomatic : read_size("RAILMPI_SPIN_TIME");
+  s.spin_time_us = read_size("RAILMPI_SPIN_TIME");
   s.node_coll_limit = std::min<std::size_t>(read_size("RAILMPI_NODE_COLL_LIMIT"), 64 * 1024);
   s.verbose = static_cast<int>(read_size("RAILMPI_VERBOSE"));
   s.node = std::string(env_or_default(spec("RAILMPI_NODE")));
@@ -170,7 +170,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_HEADER_CACHE") return header_cache ? "1" : "0";
   if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
   if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);
-  if (name == "RAILMPI_SPIN_TIME") return spin_time_us == kAutomatic ? std::string() : std::to_string(spin_time_us);
+  if (name == "RAILMPI_SPIN_TIME") return std::to_string(spin_time_us);
   if (name == "RAILMPI_NODE_COLL_LIMIT") return std::to_string(node_coll_limit);
   if (name == "RAILMPI_VERBOSE") return std::to_string(verbose);
   if (name == "RAILMPI_NODE") return node;

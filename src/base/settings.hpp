@@ -44,7 +44,7 @@ struct Settings {
   bool header_cache;            // RAILMPI_HEADER_CACHE: 4-byte header for repeated envelopes
   unsigned spin_count;          // RAILMPI_SPIN_COUNT: polls before yielding
   unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping
-  std::size_t spin_time_us;     // RAILMPI_SPIN_TIME: least polling time before yielding (kAutomatic: by oversubscription)
+  std::size_t spin_time_us;     // RAILMPI_SPIN_TIME: least polling time before yielding (us)
   std::size_t node_coll_limit;  // RAILMPI_NODE_COLL_LIMIT: node-level collectives up to this size
   int verbose;                  // RAILMPI_VERBOSE
   std::string node;             // RAILMPI_NODE: host name given by the launcher ("" = derive)

@@ -1,8 +1,7 @@
 // The progress engine: polls the devices, and waits without burning a core.
 //
-// Waiting spins for RAILMPI_SPIN_COUNT polls and, with a core per rank, for at least
-// RAILMPI_SPIN_TIME (lowest latency when every rank has a core, and beside busy programs: a
-// rank's partner descheduled for a moment must not make it yield its core away), then
+// Waiting spins for RAILMPI_SPIN_COUNT polls, and for at least RAILMPI_SPIN_TIME when that is
+// set (see below), then
 // yields the core up to RAILMPI_YIELD_COUNT times (a peer sharing this core gets to run), then
 // sleeps in the devices' wait() (oversubscribed or idle ranks use no CPU; a sender wakes a
 // sleeping rank).
@@ -16,13 +15,14 @@
 // kLongYield or longer ends the yielding, and for kCrowdedFor the waits of this rank sleep right
 // after spinning (bench/oversub_loop ring, 8 ranks on 2 cores beside other busy programs, load
 // 5-7, medians of 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s). Without
-// other programs on the cores nothing changes. A rank bound to a core of its own (mpiexec binds
-// when ranks <= cores) first spins for RAILMPI_SPIN_TIME (10 ms): the partner it waits for may be off its core for a time slice
-// because of another program, and a yield would hand this core to that program too (2 ranks
-// beside one busy program, osu_latency 0-8 B: 0.5-23 us a message spinning 2 ms, 0.10-0.5 us
-// spinning 10 ms; Open MPI, which always spins, 0.57-0.97 us). After that, waits keep yielding:
-// a yielding rank is still runnable on its core, a sleeping one needs an interrupt to wake
-// (2 ranks beside busy programs, 8 B allreduce: 3 us yielding, 17 us sleeping).
+// other programs on the cores nothing changes. With a core per rank, waits keep yielding: a
+// yielding rank is still runnable on its core, a sleeping one needs an interrupt to wake (2 ranks
+// beside busy programs, 8 B allreduce: 3 us yielding, 17 us sleeping). Beside one busy program
+// (bench/busy_neighbour.sh, osu_latency 0-8 B, 2 ranks), ranks bound to a core each (mpiexec's
+// default when ranks <= cores) took 0.10 us a message, and 0.18 when they also spun 10 ms
+// before yielding (RAILMPI_SPIN_TIME=10000); unbound ranks took 3-5 us, and 0.18 spinning 10 ms,
+// but unbound ranks that the scheduler put on one core then take a time slice a message (4 ms)
+// instead of 13 us: so no spin time unless set.
 #pragma once
 
 #include <sched.h>
@@ -43,28 +43,16 @@ class Engine {
   static constexpr std::chrono::milliseconds kCrowdedFor{10};
 
   Engine(mcm::MultiMethod& mcm, const base::Settings& settings)
-      : Engine(mcm, settings, base::oversubscribed(mcm.machine_ranks(), settings.machine_cpus),
-               base::affinity_cpus().size() == 1) {}
+      : Engine(mcm, settings, base::oversubscribed(mcm.machine_ranks(), settings.machine_cpus)) {}
   // `oversubscribed`: more ranks on this machine than the CPUs they share (not this rank's own
-  // mask: a rank bound to one core sees one CPU). `bound`: this rank may run on one CPU only.
-  Engine(mcm::MultiMethod& mcm, const base::Settings& settings, bool oversubscribed, bool bound = true)
+  // mask: a rank bound to one core sees one CPU).
+  Engine(mcm::MultiMethod& mcm, const base::Settings& settings, bool oversubscribed)
       : mcm_(mcm),
         spin_(settings.spin_count),
         yield_(settings.yield_count),
-        spin_time_(spin_time_for(settings, oversubscribed, bound)),
+        spin_time_(static_cast<std::int64_t>(settings.spin_time_us)),
         oversubscribed_(oversubscribed) {}
 
-  // RAILMPI_SPIN_TIME, or when it is left empty kSpinTime for a rank bound to a core of its own,
-  // else none: oversubscribed, the rank waited for may need this core; unbound, the scheduler may
-  // have put both ranks of a pair on one core for a while, and a rank spinning 10 ms there before
-  // it yields would make every message cost a time slice (2 unbound ranks on one core: 4 ms a
-  // message instead of 13 us).
-  static constexpr std::chrono::microseconds kSpinTime{10000};
-  static std::chrono::microseconds spin_time_for(const base::Settings& settings, bool oversubscribed, bool bound) {
-    if (settings.spin_time_us != base::Settings::kAutomatic)
-      return std::chrono::microseconds(static_cast<std::int64_t>(settings.spin_time_us));
-    return oversubscribed || !bound ? std::chrono::microseconds(0) : kSpinTime;
-  }
   // Yields of the core made so far (by waits and test_poll()).
   std::uint64_t yields() const { return yields_; }
   // Least time a wait polls before it yields or sleeps.
@@ -114,10 +102,8 @@ class Engine {
       idle_tests_ = 0;
     } else if (++idle_tests_ >= spin_) {
       idle_tests_ = 0;
-      if (oversubscribed_) {  // with a core each, a yield only helps other programs
-        ++yields_;
-        sched_yield();
-      }
+      ++yields_;
+      sched_yield();
     }
     return n;
   }

@@ -97,19 +97,6 @@ TEST(ProgressEngine, NotOversubscribedKeepsYielding) {
   EXPECT_EQ(engine.yields_now(), 200u);
 }
 
-TEST(ProgressEngine, SpinTimeForBoundRanksNotOversubscribedUnlessSet) {
-  base::Settings s = settings_with_yields(200);
-  s.spin_time_us = base::Settings::kAutomatic;
-  EXPECT_EQ(Engine::spin_time_for(s, false, true), Engine::kSpinTime);
-  EXPECT_EQ(Engine::spin_time_for(s, true, true), microseconds(0));
-  EXPECT_EQ(Engine::spin_time_for(s, false, false), microseconds(0));  // not bound
-  s.spin_time_us = 1234;
-  EXPECT_EQ(Engine::spin_time_for(s, false, true), microseconds(1234));
-  EXPECT_EQ(Engine::spin_time_for(s, true, false), microseconds(1234));
-  s.spin_time_us = 0;
-  EXPECT_EQ(Engine::spin_time_for(s, false, true), microseconds(0));
-}
-
 // A wait that ends within the spin time never yields; without a spin time the same wait yields
 // once its RAILMPI_SPIN_COUNT polls are done.
 TEST(ProgressEngine, WaitWithinSpinTimeMakesNoYield) {
