@@ -269,7 +269,11 @@ static void large_calls_take_no_page_faults(MPI_Comm shared) {
     }
     getrusage(RUSAGE_SELF, &r1);
     const long faults = r1.ru_minflt - r0.ru_minflt;
+#ifndef __SANITIZE_ADDRESS__ /* AddressSanitizer faults in shadow pages of its own (20-25 here) */
     CHECK(faults < 16, "64 calls of 64 KiB took %ld page faults", faults);
+#else
+    (void)faults;
+#endif
     MPI_OK(MPI_Comm_free(&c));
 }
 
