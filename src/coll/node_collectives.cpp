@@ -146,16 +146,10 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
   }
 }
 
-void NodeCollectives::map_bcast_cells(const Call& k, std::size_t bytes) {
-  if (bytes <= kPageBytes || k.progress->bcast_cells_mapped) [[likely]] return;
-  memory_.prefault({k.bcast_cells, kDepth * k.cell});
-  k.progress->bcast_cells_mapped = true;
-}
-
-void NodeCollectives::map_input_cells(const Call& k, std::size_t bytes) {
-  if (bytes <= kPageBytes || k.progress->input_cells_mapped) [[likely]] return;
-  memory_.prefault({k.input_cells, std::size_t(k.n) * 2 * k.cell});
-  k.progress->input_cells_mapped = true;
+void NodeCollectives::map_once(bool& mapped, std::span<std::byte> cells, std::size_t bytes) {
+  if (bytes <= kPageBytes || mapped) [[likely]] return;
+  memory_.prefault(cells);
+  mapped = true;
 }
 
 std::size_t NodeCollectives::largest(const Call& k) {
@@ -186,7 +180,7 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
   const Call k = begin(c);
   SmallCell& small = k.small_cell();
   const std::atomic_ref<std::uint32_t> ready(small.ready);
-  map_bcast_cells(k, bytes);
+  map_once(k.progress->bcast_cells_mapped, {k.bcast_cells, kDepth * k.cell}, bytes);
   if (k.me == root) {
     const bool in_small = bytes <= kSmallBcastMax;
     // The last reader of the cells this call writes is done with them.
@@ -240,7 +234,7 @@ NodeCollectives::Result NodeCollectives::reduce(const core::Communicator& c, con
   const std::size_t bytes = count * op.elem;
   if (!op.fn || !usable(c, bytes)) return Result::not_taken;
   const Call k = begin(c);
-  map_input_cells(k, bytes);
+  map_once(k.progress->input_cells_mapped, {k.input_cells, std::size_t(k.n) * 2 * k.cell}, bytes);
   wait_all(k, k.seq - 1);  // every reader of this rank's input cell finished call seq-2
   if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
   arrive(k, bytes);
@@ -255,7 +249,7 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   const std::size_t bytes = count * op.elem;
   if (!op.fn || !usable(c, bytes)) return Result::not_taken;
   const Call k = begin(c);
-  map_input_cells(k, bytes);
+  map_once(k.progress->input_cells_mapped, {k.input_cells, std::size_t(k.n) * 2 * k.cell}, bytes);
   wait_all(k, k.seq - 1);
   if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
   arrive(k, bytes);

@@ -47,6 +47,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "base/settings.hpp"
@@ -128,7 +129,7 @@ class NodeCollectives {
     std::uint32_t seq = 0;
     std::uint32_t synced = 0;
     std::vector<std::uint32_t> seen;  // per rank: the last call number read from its flag
-    // The bcast cells / the input cells are mapped into this process (see map_cells()).
+    // The bcast cells / the input cells are mapped into this process (see map_once()).
     bool bcast_cells_mapped = false;
     bool input_cells_mapped = false;
   };
@@ -165,11 +166,10 @@ class NodeCollectives {
   // Waits until flag.seq has reached `target` (wraparound-safe); returns the value read.
   std::uint32_t wait_for(Flag& flag, std::uint32_t target);
   // Before the first call that uses more than the first page of the slot's bcast cells (or of
-  // its input cells), this process maps all of them at once: otherwise each of the first kDepth
-  // large bcasts would take a page fault per 4 KiB in every rank (2 ranks, 64 KiB: 20 us a call
-  // over 20 calls instead of 6).
-  void map_bcast_cells(const Call& k, std::size_t bytes);
-  void map_input_cells(const Call& k, std::size_t bytes);
+  // its input cells), this process maps all of those `cells` at once and sets `mapped`: otherwise
+  // each of the first kDepth large bcasts would take a page fault per 4 KiB in every rank
+  // (2 ranks, 64 KiB: 20 us a call over 20 calls instead of 6).
+  void map_once(bool& mapped, std::span<std::byte> cells, std::size_t bytes);
   // Largest byte count any rank passed in this call (after wait_all).
   static std::size_t largest(const Call& k);
   // x0 op (x1 op (... op x(n-1))) of the input cells into out.

@@ -1,7 +1,6 @@
 // The progress engine: polls the devices, and waits without burning a core.
 //
-// Waiting spins for RAILMPI_SPIN_COUNT polls, and for at least RAILMPI_SPIN_TIME when that is
-// set (see below), then
+// Waiting spins for RAILMPI_SPIN_COUNT polls (and at least RAILMPI_SPIN_TIME, see below), then
 // yields the core up to RAILMPI_YIELD_COUNT times (a peer sharing this core gets to run), then
 // sleeps in the devices' wait() (oversubscribed or idle ranks use no CPU; a sender wakes a
 // sleeping rank).
