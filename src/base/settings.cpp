@@ -20,8 +20,8 @@ constexpr std::array kSpecs{
                 "Allow single-copy rendezvous with process_vm_readv on the shm device (0 = pipelined copy)."},
     SettingSpec{"RAILMPI_SHM_CMA_MIN", "",
                 "Smallest rendezvous message the shm device moves by single copy; smaller ones stream through the ring in packets, copied by both ranks' cores at once (empty: single copy for every rendezvous when the node has more ranks than cores, else never: the pipelined copy was faster at every size measured, bench/shm_targets.sh)."},
-    SettingSpec{"RAILMPI_SHM_RING_BYTES", "1M",
-                "Size of each per-pair shared-memory packet ring (payloads of frames over 1 KiB: eager messages and rendezvous packets); a quarter of it is the largest frame (the eager limit's ceiling), a sixteenth the size of rendezvous packets."},
+    SettingSpec{"RAILMPI_SHM_RING_BYTES", "",
+                "Size of each per-pair shared-memory packet ring (payloads of frames over 1 KiB: eager messages and rendezvous packets); a quarter of it is the largest frame (the eager limit's ceiling), a sixteenth the size of rendezvous packets. Empty: the rings a rank writes to the other ranks of its node share 8 MiB, each a power of two from 256 KiB to 4 MiB (4 MiB for 2-3 ranks on a node, 2 MiB for 4-5, 1 MiB for 6-9): 2 ranks, 64 KiB osu_bw 28-31 instead of 16 GB/s with 1 MiB, but 8 ranks on 2 cores pass 64 KiB messages around a ring slower with 4 MiB rings (0.075 instead of 0.051 s)."},
     SettingSpec{"RAILMPI_SHM_CELL_RING_BYTES", "256K",
                 "Size of each per-pair ring of 64-byte cells that carries frames of up to 1 KiB and announces the packets (at most `RAILMPI_SHM_RING_BYTES`; mapped at start-up)."},
     SettingSpec{"RAILMPI_TCP_EAGER_LIMIT", "64K",
@@ -58,6 +58,8 @@ constexpr std::array kSpecs{
                 "Whether `mpiexec` binds the ranks it starts on its own machine (fork and netns launchers; all test hosts count as one machine) to one CPU each, round robin over its own affinity mask: `auto` when they are at most its CPUs (with more, none is bound), `core` always, `none` never. Ranks started through ssh are not bound."},
     SettingSpec{"RAILMPI_MACHINE_CPUS", "",
                 "CPUs the ranks on this machine share, which decides whether it is oversubscribed; `mpiexec` sets it to the size of its own affinity mask for every rank it starts on its machine (a rank bound to one core sees one CPU) (empty: the rank's own affinity mask)."},
+    SettingSpec{"RAILMPI_LOCAL_SIZE", "",
+                "Ranks of the job on this rank's node; `mpiexec` sets it for every rank it starts. It sizes the shared-memory rings when `RAILMPI_SHM_RING_BYTES` is empty (empty: the job's size)."},
 };
 
 std::string_view env_or_default(const SettingSpec& spec) {
@@ -84,6 +86,17 @@ std::size_t read_size(std::string_view name) {
 }
 
 unsigned read_unsigned(std::string_view name) { return static_cast<unsigned>(read_size(name)); }
+
+// A size setting whose default is empty: Settings::kAutomatic when empty (or malformed, reported).
+std::size_t read_size_or_automatic(std::string_view name) {
+  const std::string_view text = env_or_default(spec(name));
+  std::size_t v = 0;
+  if (text.empty()) return Settings::kAutomatic;
+  if (parse_size(text, v)) return v;
+  std::fprintf(stderr, "RailMPI: %.*s=%.*s is not a size; leaving it empty\n", int(name.size()), name.data(),
+               int(text.size()), text.data());
+  return Settings::kAutomatic;
+}
 
 }  // namespace
 
@@ -115,8 +128,8 @@ Settings Settings::from_environment() {
   s.shm_eager_limit = read_size("RAILMPI_SHM_EAGER_LIMIT");
   s.tcp_eager_limit = read_size("RAILMPI_TCP_EAGER_LIMIT");
   s.shm_cma = read_size("RAILMPI_SHM_CMA") != 0;
-  s.shm_cma_min = env_or_default(spec("RAILMPI_SHM_CMA_MIN")).empty() ? kAutomatic : read_size("RAILMPI_SHM_CMA_MIN");
-  s.shm_ring_bytes = read_size("RAILMPI_SHM_RING_BYTES");
+  s.shm_cma_min = read_size_or_automatic("RAILMPI_SHM_CMA_MIN");
+  s.shm_ring_bytes = read_size_or_automatic("RAILMPI_SHM_RING_BYTES");
   s.shm_cell_ring_bytes = read_size("RAILMPI_SHM_CELL_RING_BYTES");
   s.tcp_interface = std::string(env_or_default(spec("RAILMPI_TCP_INTERFACE")));
   s.tcp_rails = std::string(env_or_default(spec("RAILMPI_TCP_RAILS")));
@@ -146,6 +159,8 @@ Settings Settings::from_environment() {
     std::fprintf(stderr, "RailMPI: RAILMPI_MACHINE_CPUS=%.*s is not a positive CPU count; using this process's mask\n",
                  int(cpus.size()), cpus.data());
   s.machine_cpus = base::machine_cpus();
+  const std::size_t local = read_size_or_automatic("RAILMPI_LOCAL_SIZE");
+  s.local_size = local == kAutomatic ? 0 : static_cast<unsigned>(std::min<std::size_t>(local, 1u << 20));
   return s;
 }
 
@@ -156,7 +171,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_SHM_EAGER_LIMIT") return std::to_string(shm_eager_limit);
   if (name == "RAILMPI_SHM_CMA") return shm_cma ? "1" : "0";
   if (name == "RAILMPI_SHM_CMA_MIN") return shm_cma_min == kAutomatic ? std::string() : std::to_string(shm_cma_min);
-  if (name == "RAILMPI_SHM_RING_BYTES") return std::to_string(shm_ring_bytes);
+  if (name == "RAILMPI_SHM_RING_BYTES") return shm_ring_bytes == kAutomatic ? std::string() : std::to_string(shm_ring_bytes);
   if (name == "RAILMPI_SHM_CELL_RING_BYTES") return std::to_string(shm_cell_ring_bytes);
   if (name == "RAILMPI_TCP_EAGER_LIMIT") return std::to_string(tcp_eager_limit);
   if (name == "RAILMPI_TCP_INTERFACE") return tcp_interface;
@@ -177,6 +192,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_PMI_ADDRESS") return pmi_address;
   if (name == "RAILMPI_BIND") return bind_mode_name(bind);
   if (name == "RAILMPI_MACHINE_CPUS") return std::to_string(machine_cpus);
+  if (name == "RAILMPI_LOCAL_SIZE") return local_size == 0 ? std::string() : std::to_string(local_size);
   return {};
 }
 

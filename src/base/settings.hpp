@@ -31,7 +31,7 @@ struct Settings {
   std::size_t tcp_eager_limit;  // RAILMPI_TCP_EAGER_LIMIT (bytes)
   bool shm_cma;                 // RAILMPI_SHM_CMA: single-copy rendezvous allowed
   std::size_t shm_cma_min;      // RAILMPI_SHM_CMA_MIN: smallest single-copy rendezvous (kAutomatic: the device decides)
-  std::size_t shm_ring_bytes;   // RAILMPI_SHM_RING_BYTES: per-pair packet ring size
+  std::size_t shm_ring_bytes;   // RAILMPI_SHM_RING_BYTES: per-pair packet ring size (kAutomatic: by local_size)
   std::size_t shm_cell_ring_bytes;  // RAILMPI_SHM_CELL_RING_BYTES: per-pair cell ring size
   std::string tcp_interface;    // RAILMPI_TCP_INTERFACE: the one rail ("" = auto)
   std::string tcp_rails;        // RAILMPI_TCP_RAILS: rails ("" = RAILMPI_TCP_INTERFACE / auto)
@@ -51,6 +51,7 @@ struct Settings {
   std::string pmi_address;      // RAILMPI_PMI_ADDRESS: mpiexec's PMI address for remote ranks
   BindMode bind;                // RAILMPI_BIND: whether mpiexec binds ranks to cores
   unsigned machine_cpus;        // RAILMPI_MACHINE_CPUS, else this process's mask: CPUs the ranks on this machine share
+  unsigned local_size;          // RAILMPI_LOCAL_SIZE: ranks of the job on this node (0 = not given)
 
   // Reads the environment; a malformed value is reported and its default used.
   static Settings from_environment();

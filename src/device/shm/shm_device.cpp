@@ -73,12 +73,23 @@ bool parse_card(std::string_view text, Card& card) {
 
 }  // namespace
 
+std::size_t automatic_ring_bytes(int node_ranks) {
+  constexpr std::size_t kBudget = std::size_t(8) << 20, kSmallest = 256 * 1024, kLargest = 4 << 20;
+  const std::size_t peers = node_ranks > 1 ? std::size_t(node_ranks - 1) : 1;
+  std::size_t r = kSmallest;
+  while (r * 2 <= kLargest && r * 2 * peers <= kBudget) r *= 2;
+  return r;
+}
+
 ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
                      const base::Settings& settings)
     : my_rank_(my_rank),
       job_size_(job_size),
       job_id_(sanitize(job_id)),
-      ring_bytes_(round_ring_bytes(settings.shm_ring_bytes)),
+      ring_bytes_(round_ring_bytes(settings.shm_ring_bytes != base::Settings::kAutomatic
+                                       ? settings.shm_ring_bytes
+                                       : automatic_ring_bytes(settings.local_size > 0 ? int(settings.local_size)
+                                                                                       : job_size))),
       cell_ring_bytes_(std::min(round_ring_bytes(settings.shm_cell_ring_bytes), ring_bytes_)),
       max_payload_(channel_max_payload(ring_bytes_ / kCellBytes)),
       eager_limit_(std::min(settings.shm_eager_limit, max_payload_)),

@@ -49,6 +49,14 @@ struct alignas(64) SegmentControl {
 };
 static_assert(sizeof(SegmentControl) <= 4096);
 
+// Packet ring size when RAILMPI_SHM_RING_BYTES is empty, for `node_ranks` ranks of the job on
+// this node: the rings a rank writes to the others share 8 MiB, each a power of two from 256 KiB
+// to 4 MiB. Two ranks stream 64 KiB messages about twice as fast through 4 MiB rings as through
+// 1 MiB ones (bench/osu_bw: the producer then rarely writes lines the consumer still holds), but
+// many ranks with big rings leave the caches: 8 ranks on 2 cores passing 64 KiB around a ring
+// took 0.075 s with 4 MiB rings and 0.051 s with 1 MiB (bench/oversub_loop).
+std::size_t automatic_ring_bytes(int node_ranks);
+
 class ShmDevice final : public Device {
  public:
   ShmDevice(int my_rank, int job_size, std::string_view job_id, const base::Settings& settings);

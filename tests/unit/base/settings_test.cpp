@@ -55,3 +55,25 @@ TEST(Settings, EveryDeclaredSettingHasAValue) {
     }
   }
 }
+
+TEST(Settings, RingBytesAndLocalSizeAreEmptyUnlessGiven) {
+  unsetenv("RAILMPI_SHM_RING_BYTES");
+  unsetenv("RAILMPI_LOCAL_SIZE");
+  Settings s = Settings::from_environment();
+  EXPECT_EQ(s.shm_ring_bytes, Settings::kAutomatic);  // the device sizes the rings by the node's ranks
+  EXPECT_EQ(s.value_text("RAILMPI_SHM_RING_BYTES"), "");
+  EXPECT_EQ(s.local_size, 0u);
+  setenv("RAILMPI_SHM_RING_BYTES", "2M", 1);
+  setenv("RAILMPI_LOCAL_SIZE", "6", 1);
+  s = Settings::from_environment();
+  EXPECT_EQ(s.shm_ring_bytes, 2u << 20);
+  EXPECT_EQ(s.local_size, 6u);
+  EXPECT_EQ(s.value_text("RAILMPI_LOCAL_SIZE"), "6");
+  setenv("RAILMPI_SHM_RING_BYTES", "lots", 1);  // malformed: reported, left to the device
+  setenv("RAILMPI_LOCAL_SIZE", "x", 1);
+  s = Settings::from_environment();
+  EXPECT_EQ(s.shm_ring_bytes, Settings::kAutomatic);
+  EXPECT_EQ(s.local_size, 0u);
+  unsetenv("RAILMPI_SHM_RING_BYTES");
+  unsetenv("RAILMPI_LOCAL_SIZE");
+}

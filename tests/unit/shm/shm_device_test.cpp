@@ -23,6 +23,7 @@
 using namespace railmpi;
 using namespace railmpi::device;
 using railmpi::device::shm::ShmDevice;
+using railmpi::device::shm::automatic_ring_bytes;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -217,6 +218,32 @@ TEST(ShmDevice, FiguresAndEagerClamp) {
   ShmDevice d3(0, 1, "figs3", s);
   EXPECT_EQ(d3.cell_ring_bytes(), 256u * 1024);
   EXPECT_TRUE(d2.idle());
+}
+
+TEST(ShmDevice, AutomaticRingBytesShareEightMiBAmongTheNodesPeers) {
+  EXPECT_EQ(automatic_ring_bytes(1), 4u << 20);
+  EXPECT_EQ(automatic_ring_bytes(2), 4u << 20);
+  EXPECT_EQ(automatic_ring_bytes(3), 4u << 20);
+  EXPECT_EQ(automatic_ring_bytes(4), 2u << 20);
+  EXPECT_EQ(automatic_ring_bytes(5), 2u << 20);
+  EXPECT_EQ(automatic_ring_bytes(6), 1u << 20);
+  EXPECT_EQ(automatic_ring_bytes(9), 1u << 20);
+  EXPECT_EQ(automatic_ring_bytes(10), 512u << 10);
+  EXPECT_EQ(automatic_ring_bytes(17), 512u << 10);
+  EXPECT_EQ(automatic_ring_bytes(18), 256u << 10);
+  EXPECT_EQ(automatic_ring_bytes(1000), 256u << 10);  // never below 256 KiB
+  EXPECT_EQ(automatic_ring_bytes(0), 4u << 20);
+
+  base::Settings s = default_settings();
+  s.shm_ring_bytes = base::Settings::kAutomatic;
+  s.local_size = 4;  // what mpiexec says wins over the job size
+  EXPECT_EQ(ShmDevice(0, 2, "auto1", s).ring_bytes(), 2u << 20);
+  s.local_size = 0;  // not given: the job size bounds the node's ranks
+  EXPECT_EQ(ShmDevice(0, 2, "auto2", s).ring_bytes(), 4u << 20);
+  EXPECT_EQ(ShmDevice(0, 12, "auto3", s).ring_bytes(), 512u << 10);
+  s.shm_ring_bytes = 64 * 1024;  // a size set is used as it is
+  s.local_size = 2;
+  EXPECT_EQ(ShmDevice(0, 2, "auto4", s).ring_bytes(), 64u << 10);
 }
 
 TEST(ShmDevice, NoPeersCallsBarrierOnce) {
