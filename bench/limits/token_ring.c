@@ -1,0 +1,104 @@
+/* token_ring: the scheduling limit of the oversubscribed ring target, without MPI.
+ * P processes (default 8) on this machine's cores pass a token ROUNDS times (default 5000)
+ * around a ring, each process polling its own cache line for the token, the way a rank waits for
+ * a message on a core it shares. Three ways to wait are timed, each the best of 3 runs:
+ *   yield  poll, then sched_yield() until the token is there (what Open MPI does oversubscribed);
+ *   futex  sleep in FUTEX_WAIT, the sender wakes the sleeper;
+ *   spin   poll 2 us, then sched_yield(), again and again.
+ * Prints "token_ring_<way>_us_per_hop <value>" and "token_ring_best_s_per_1000_rounds <value>":
+ * the time 1000 rounds of 8 hops take with the fastest way and no payload, no matching and no
+ * library at all; an MPI ring on these cores cannot beat it by much.
+ *   token_ring [ROUNDS [P]] */
+#define _GNU_SOURCE
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+  _Alignas(64) atomic_int token;  /* round number the holder passed on */
+  atomic_int sleeping;
+} Slot;
+
+enum Way { YIELD, FUTEX, SPIN, WAYS };
+static const char *const kWayName[WAYS] = {"yield", "futex", "spin"};
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void wait_for(Slot *s, int value, enum Way way) {
+  while (atomic_load(&s->token) != value) {
+    if (way == YIELD) {
+      sched_yield();
+    } else if (way == FUTEX) {
+      atomic_store(&s->sleeping, 1);
+      const int seen = atomic_load(&s->token);
+      if (seen != value) syscall(SYS_futex, &s->token, FUTEX_WAIT, seen, NULL, NULL, 0);
+      atomic_store(&s->sleeping, 0);
+    } else {
+      const double t0 = now();
+      while (atomic_load(&s->token) != value && now() - t0 < 2e-6) {
+      }
+      if (atomic_load(&s->token) != value) sched_yield();
+    }
+  }
+}
+
+static void pass(Slot *s, int value) {
+  atomic_store(&s->token, value);
+  if (atomic_load(&s->sleeping)) syscall(SYS_futex, &s->token, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* One run: seconds per hop. */
+static double run(enum Way way, int rounds, int procs) {
+  Slot *slots = mmap(NULL, sizeof(Slot) * (size_t)procs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  double *took = mmap(NULL, sizeof(double), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (slots == MAP_FAILED || took == MAP_FAILED) exit(1);
+  for (int p = 0; p < procs; p++) atomic_store(&slots[p].token, -1);
+  for (int me = 0; me < procs; me++) {
+    if (fork() != 0) continue;
+    const int next = (me + 1) % procs;
+    const double t0 = now();
+    for (int r = 0; r < rounds; r++) {
+      if (me != 0 || r > 0) wait_for(&slots[me], me == 0 ? r - 1 : r, way);
+      pass(&slots[next], r);
+    }
+    if (me == 0) {
+      wait_for(&slots[0], rounds - 1, way);
+      *took = (now() - t0) / ((double)rounds * procs);
+    }
+    _exit(0);
+  }
+  for (int p = 0; p < procs; p++) wait(NULL);
+  const double t = *took;
+  munmap(slots, sizeof(Slot) * (size_t)procs);
+  munmap(took, sizeof(double));
+  return t;
+}
+
+int main(int argc, char **argv) {
+  const int rounds = argc > 1 ? atoi(argv[1]) : 5000;
+  const int procs = argc > 2 ? atoi(argv[2]) : 8;
+  if (rounds < 1 || procs < 2) return 2;
+  double best_way = 1e9;
+  for (int w = 0; w < WAYS; w++) {
+    double best = 1e9;
+    for (int rep = 0; rep < 3; rep++) {
+      const double t = run((enum Way)w, rounds, procs);
+      if (t < best) best = t;
+    }
+    printf("token_ring_%s_us_per_hop %.3f\n", kWayName[w], best * 1e6);
+    if (best < best_way) best_way = best;
+  }
+  printf("token_ring_best_s_per_1000_rounds %.4f\n", best_way * 1000 * procs);
+  return 0;
+}
