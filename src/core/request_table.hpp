@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "p2p/request.hpp"
@@ -41,6 +42,9 @@ struct RequestSlot {
   bool holds_type = false;
 };
 
+// Slots are rebuilt in place on reuse, never destroyed first.
+static_assert(std::is_trivially_destructible_v<RequestSlot>);
+
 class RequestTable {
  public:
   static constexpr std::uint32_t kPrefix = 0xac000000u;  // direct kind, object type request
@@ -51,8 +55,9 @@ class RequestTable {
     if (free_.empty()) grow();
     const std::uint32_t index = free_.back();
     free_.pop_back();
-    RequestSlot* s = slot(index);
-    *s = RequestSlot{};
+    // Rebuilt in place: assigning RequestSlot{} zeroed a ~420-byte temporary and copied it, a
+    // fifth of the time of MPI_Isend/MPI_Irecv of 4 KiB in osu_bibw (perf); this is one fill.
+    RequestSlot* s = std::construct_at(slot(index));
     s->in_use = true;
     s->handle = static_cast<int>(kPrefix | index);
     s->p2p.owner = s;
