@@ -7,8 +7,8 @@
 // the packet ring's next frame as the payload. Frames keep one order (the cell ring's), and the
 // cell ring stays small enough to live in the caches (256 KiB by default, prefaulted), while bulk
 // data streams through the packet ring (1-4 MiB by default, automatic_ring_bytes()) without
-// pushing the small-message cells out: latency of a 0-byte message after a bandwidth phase, and both directions at once
-// with 32-64 KiB messages, gain from that.
+// pushing the small-message cells out: latency of a 0-byte message after a bandwidth phase, and
+// both directions at once with 32-64 KiB messages, gain from that.
 //
 // Both rings are RingProducer/RingConsumer pairs (ring.hpp); an announced frame is written only
 // when it fits in both, so a packet is never published without its announcement.

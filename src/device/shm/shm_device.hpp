@@ -51,10 +51,11 @@ static_assert(sizeof(SegmentControl) <= 4096);
 
 // Packet ring size when RAILMPI_SHM_RING_BYTES is empty, for `node_ranks` ranks of the job on
 // this node: the rings a rank writes to the others share 8 MiB, each a power of two from 256 KiB
-// to 4 MiB. Two ranks stream 64 KiB messages about twice as fast through 4 MiB rings as through
-// 1 MiB ones (bench/osu_bw: the producer then rarely writes lines the consumer still holds), but
-// many ranks with big rings leave the caches: 8 ranks on 2 cores passing 64 KiB around a ring
-// took 0.075 s with 4 MiB rings and 0.051 s with 1 MiB (bench/oversub_loop).
+// to 4 MiB. Two ranks stream 4-64 KiB messages up to twice as fast through 4 MiB rings as through
+// 1 MiB ones (bench/osu_bw, osu_bibw; likely because the producer then rarely writes lines the
+// consumer still holds in its cache), but 8 ranks on 2 cores passing 64 KiB around a ring took
+// 0.075 s with 4 MiB rings and 0.051 s with 1 MiB (bench/oversub_loop; more memory to fault in
+// and to keep in the caches). Not measured between: 4 and 5 ranks get 2 MiB.
 std::size_t automatic_ring_bytes(int node_ranks);
 
 class ShmDevice final : public Device {
