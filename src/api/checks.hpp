@@ -62,8 +62,7 @@ inline int check_derived_type(const char* call, MPI_Comm comm, MPI_Datatype type
 // A datatype usable for communication: predefined, or derived and committed.
 [[gnu::always_inline]] inline int check_type(const char* call, MPI_Comm comm, MPI_Datatype type,
                                              core::TypeInfo& info) {
-  info = core::predefined_type_info(type);  // decoded from the handle: the hot path
-  if (info.valid) [[likely]] return MPI_SUCCESS;
+  if (core::fill_predefined_type_info(type, info)) [[likely]] return MPI_SUCCESS;  // decoded from the handle
   return check_derived_type(call, comm, type, info);
 }
 

@@ -43,8 +43,11 @@ inline int check_root(const Call& k, int root) {
 }
 
 // A datatype usable by the collectives: valid and committed. Sets `ti`.
-inline int check_dtype(const Call& k, MPI_Datatype type, core::TypeInfo& ti, const char* what = "datatype") {
-  ti = type_info(type);
+// As check_type(): the info is written in place (see core::fill_predefined_type_info).
+[[gnu::always_inline]] inline int check_dtype(const Call& k, MPI_Datatype type, core::TypeInfo& ti,
+                                              const char* what = "datatype") {
+  if (core::fill_predefined_type_info(type, ti)) [[likely]] return MPI_SUCCESS;  // decoded from the handle
+  ti = core::derived_type_info(instance().types, type);
   if (!ti.valid || type == MPI_DATATYPE_NULL)
     return raise_error(k.comm, MPI_ERR_TYPE, k.name, "%s=0x%x is not a valid datatype", what,
                        static_cast<unsigned>(type));

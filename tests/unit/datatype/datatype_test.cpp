@@ -369,3 +369,36 @@ TEST(Datatype, DupAndClone) {
   EXPECT_EQ(obj(c).integers, (std::vector<int>{3, 1, 2}));
   for (int x : {v, d, c}) dt::user_free(tb, x);
 }
+
+TEST(PredefinedTypeInfo, FillWritesEveryMemberOverWhatWasThere) {
+  TypeInfo t;
+  // What a derived type's info leaves in a TypeInfo that is filled again (checks reuse one).
+  t.valid = true;
+  t.contiguous = false;
+  t.size = 99;
+  t.lb = -7;
+  t.extent = 123;
+  t.true_lb = 5;
+  t.true_extent = 77;
+  t.derived = true;
+  ASSERT_TRUE(fill_predefined_type_info(kDouble, t));
+  EXPECT_TRUE(t.valid);
+  EXPECT_TRUE(t.contiguous);
+  EXPECT_EQ(t.size, 8u);
+  EXPECT_EQ(t.lb, 0);
+  EXPECT_EQ(t.extent, 8);
+  EXPECT_EQ(t.true_lb, 0);
+  EXPECT_EQ(t.true_extent, 8);
+  EXPECT_FALSE(t.derived);
+  const TypeInfo v = predefined_type_info(kChar);
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(v.size, 1u);
+  EXPECT_EQ(v.extent, 1);
+  // Not a predefined handle: invalid, and nothing of the old contents is left to be trusted.
+  t.derived = true;
+  EXPECT_FALSE(fill_predefined_type_info(0x12345678, t));
+  EXPECT_FALSE(t.valid);
+  EXPECT_FALSE(t.contiguous);
+  EXPECT_FALSE(t.derived);
+  EXPECT_FALSE(predefined_type_info(0).valid);
+}
