@@ -48,14 +48,22 @@ void NodeCollectives::decide(const core::Communicator& c) {
     c.node_slot = -1;  // every member sees the same: no agreement needed
     return;
   }
-  // Rank 0 claims a slot for all members and tells them which (or -1: the region is full).
+  // Rank 0 claims a slot for all members and tells them which (or -1: the region is full), and
+  // from which size allreduce goes by blocks (a size every member must agree on).
   const std::size_t zeroed = std::size_t(c.size()) * sizeof(Flag) + kSmallDepth * sizeof(SmallCell);
-  std::int32_t slot = c.rank == 0 ? memory_.claim(c.size(), zeroed) : -1;
+  std::int32_t agreed[2] = {-1, 0};
+  if (c.rank == 0) {
+    agreed[0] = memory_.claim(c.size(), zeroed);
+    agreed[1] = engine_.progress().oversubscribed() ? kBlocksMinOversubscribed : kBlocksMin;
+  }
   auto s = engine_.create(c);
-  coll::bcast(*s, &slot, sizeof slot, 0);
+  coll::bcast(*s, agreed, sizeof agreed, 0);
   engine_.run(std::move(s));
-  c.node_slot = slot;
-  if (slot >= 0) progress_[std::size_t(slot)] = Progress{0, 0, std::vector<std::uint32_t>(std::size_t(c.size()), 0)};
+  c.node_slot = agreed[0];
+  if (agreed[0] >= 0) {
+    progress_[std::size_t(agreed[0])] =
+        Progress{0, 0, std::vector<std::uint32_t>(std::size_t(c.size()), 0), std::size_t(agreed[1])};
+  }
 }
 
 void NodeCollectives::release(const core::Communicator& c) {
@@ -249,6 +257,7 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   const std::size_t bytes = count * op.elem;
   if (!op.fn || !usable(c, bytes)) return Result::not_taken;
   const Call k = begin(c);
+  if (bytes >= k.progress->blocks_min) return allreduce_blocks(k, sendbuf, recvbuf, count, op);
   map_once(k.progress->input_cells_mapped, {k.input_cells, std::size_t(k.n) * 2 * k.cell}, bytes);
   wait_all(k, k.seq - 1);
   if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
@@ -256,6 +265,47 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   wait_all(k, k.seq);
   if (bytes) combine(k, recvbuf, count, op);
   return largest(k) > bytes ? Result::truncated : Result::done;
+}
+
+NodeCollectives::Result NodeCollectives::allreduce_blocks(const Call& k, const void* sendbuf, void* recvbuf,
+                                                          std::size_t count, const Reducer& op) {
+  const std::size_t elem = op.elem;
+  // Block b: elements [edge(b), edge(b + 1)), starting on a cache line where the element size allows.
+  const std::size_t align = elem <= 64 && 64 % elem == 0 ? 64 / elem : 1;
+  const auto edge = [&](int b) {
+    return b >= k.n ? count : std::min(count, count * std::size_t(b) / std::size_t(k.n) / align * align);
+  };
+  const auto* in = static_cast<const std::byte*>(sendbuf);
+  auto* out = static_cast<std::byte*>(recvbuf);
+  const std::size_t lo = edge(k.me) * elem, hi = edge(k.me + 1) * elem;
+  map_once(k.progress->input_cells_mapped, {k.input_cells, std::size_t(k.n) * 2 * k.cell}, count * elem);
+  wait_all(k, k.seq - 1);  // every reader of this rank's input cell finished call seq-2
+  // Phase 1: every block but this rank's own into its input cell.
+  std::byte* cell = k.input(k.me);
+  if (lo) std::memcpy(cell, in, lo);
+  if (hi < count * elem) std::memcpy(cell + hi, in + hi, count * elem - hi);
+  arrive(k, count * elem);
+  wait_all(k, k.seq);
+  // This rank's block, x0 op (x1 op (... x(n-1))), into its cell of the next call number (whose
+  // readers finished call seq-1: waited for above).
+  Call r = k;
+  r.seq = ++k.progress->seq;
+  std::byte* result = r.input(k.me) + lo;
+  const auto x = [&](int i) { return (i == k.me ? in : k.input(i)) + lo; };
+  if (hi > lo) {
+    std::memcpy(result, x(k.n - 1), hi - lo);
+    for (int i = k.n - 2; i >= 0; --i) op(x(i), result, (hi - lo) / elem);
+    std::memcpy(out + lo, result, hi - lo);
+  }
+  // Phase 2: the other blocks from their ranks' results.
+  arrive(r, kNoBytes);
+  wait_all(r, r.seq);
+  for (int b = 0; b < k.n; ++b) {
+    if (b == k.me) continue;
+    const std::size_t b_lo = edge(b) * elem, b_hi = edge(b + 1) * elem;
+    if (b_hi > b_lo) std::memcpy(out + b_lo, r.input(b) + b_lo, b_hi - b_lo);
+  }
+  return largest(k) > count * elem ? Result::truncated : Result::done;
 }
 
 }  // namespace railmpi::coll

@@ -7,7 +7,8 @@
  * and freed in a loop; a non-commutative user operation (reduced in rank order); a rank that
  * arrives late while the others wait without burning their cores; and a 1000-iteration 8-byte
  * allreduce loop (oversubscribed with 8 ranks on 2 cores); bcasts whose root runs far ahead of a
- * late rank, with sizes on both sides of RailMPI's small-cell limit. */
+ * late rank, with sizes on both sides of RailMPI's small-cell limit; allreduces on both sides of
+ * the sizes from which RailMPI combines by blocks. */
 #include "mpitest.h"
 
 #include <sys/resource.h>
@@ -194,6 +195,84 @@ static void bcast_pieces(MPI_Comm comm) {
     }
 }
 
+/* Allreduce sizes around where RailMPI's node path starts to go by blocks, each rank combining one
+ * n-th (2 KiB, or 16 KiB when the node has more ranks than CPUs): bytes (BOR of one bit per rank
+ * and position, so every size lands, and blocks split at any byte), doubles in odd counts
+ * (blocks of unequal lengths; the result bitwise rank 0's on every rank), DOUBLE_INT MAXLOC pairs
+ * (16-byte elements), every fourth call in place, and a barrier, bcast or reduce between calls
+ * (they share the call numbers a block allreduce takes two of). Every call is checked. */
+static void allreduce_blocks(MPI_Comm comm) {
+    int me, n;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Comm_size(comm, &n));
+    static unsigned char bin[65536], bout[65536];
+    static double din[8192], dout[8192], dfirst[8192];
+    static struct { double v; int i; } pin[4096], pout[4096];
+    const int bytes[] = {2047, 2048, 2049, 1, 4099, 16383, 16384, 16385, 65535, 65536, 63};
+    const int doubles[] = {255, 256, 257, 2047, 2049, 8191, 3};
+    const int pairs[] = {127, 128, 129, 1023, 1025, 4095, 5};
+    for (int k = 0; k < 66; k++) {
+        const int in_place = k % 4 == 1;
+        const int sz = bytes[k % 11];
+        for (int i = 0; i < sz; i++) bin[i] = (unsigned char)(1u << ((me + i + k) % 8));
+        if (in_place) memcpy(bout, bin, (size_t)sz);
+        else memset(bout, 0, (size_t)sz);
+        MPI_OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : bin, bout, sz, MPI_BYTE, MPI_BOR, comm));
+        for (int i = 0; i < sz; i++) {
+            unsigned want = 0;
+            for (int r = 0; r < n && r < 8; r++) want |= 1u << ((r + i + k) % 8);
+            if (bout[i] != want) {
+                CHECK(0, "byte allreduce %d (%d bytes%s) [%d]: %#x want %#x", k, sz, in_place ? ", in place" : "", i,
+                      bout[i], want);
+                break;
+            }
+        }
+
+        if (k % 3 == 0) MPI_OK(MPI_Barrier(comm));
+        const int cnt = doubles[k % 7];
+        for (int i = 0; i < cnt; i++) din[i] = fp_input(me, i, k);
+        if (in_place) memcpy(dout, din, sizeof(double) * (size_t)cnt);
+        MPI_OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : din, dout, cnt, MPI_DOUBLE, MPI_SUM, comm));
+        memcpy(dfirst, dout, sizeof(double) * (size_t)cnt);
+        MPI_OK(MPI_Bcast(dfirst, cnt, MPI_DOUBLE, k % n, comm));
+        CHECK(memcmp(dfirst, dout, sizeof(double) * (size_t)cnt) == 0,
+              "double allreduce %d (count %d): result differs from rank %d's", k, cnt, k % n);
+        for (int i = 0; i < cnt; i++) {
+            double ref = 0, mag = 0;
+            for (int r = 0; r < n; r++) {
+                ref += fp_input(r, i, k);
+                mag += absd(fp_input(r, i, k));
+            }
+            if (absd(dout[i] - ref) > 1e-12 * mag) {
+                CHECK(0, "double allreduce %d (count %d) [%d]: %.17g want %.17g", k, cnt, i, dout[i], ref);
+                break;
+            }
+        }
+
+        const int np = pairs[k % 7];
+        for (int i = 0; i < np; i++) {
+            pin[i].v = (double)((me * 5 + i + k) % 3);
+            pin[i].i = me;
+        }
+        MPI_OK(MPI_Allreduce(pin, pout, np, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+        for (int i = 0; i < np; i++) {
+            int at = 0;
+            for (int r = 1; r < n; r++)
+                if ((r * 5 + i + k) % 3 > (at * 5 + i + k) % 3) at = r;
+            if (pout[i].v != (double)((at * 5 + i + k) % 3) || pout[i].i != at) {
+                CHECK(0, "maxloc allreduce %d (count %d) [%d]: (%g, %d) want rank %d", k, np, i, pout[i].v, pout[i].i,
+                      at);
+                break;
+            }
+        }
+        if (k % 3 == 2) {
+            long long x = me + k, y = -1;
+            MPI_OK(MPI_Reduce(&x, &y, 1, MPI_LONG_LONG, MPI_SUM, k % n, comm));
+            if (me == k % n) CHECK(y == (long long)n * (n - 1) / 2 + (long long)n * k, "reduce %d: %lld", k, y);
+        }
+    }
+}
+
 /* A communicator's bcasts must never see what an earlier, freed communicator left in the node
  * slot it gets again: comm A makes 300 bcasts and is freed; comm B makes 299 allreduces, so its
  * call 300 is a bcast with the same call number as A's last one. */
@@ -284,6 +363,7 @@ static void suite(MPI_Comm comm, int iters) {
     strided_bcast(comm);
     bcast_run_ahead(comm);
     bcast_pieces(comm);
+    allreduce_blocks(comm);
 }
 
 int main(int argc, char **argv) {
