@@ -9,6 +9,10 @@
 #   ONLY="lat bw coll oversub startup"   subset of the target groups
 # Ratios: latency/time rows RailMPI / best peer (< 1 is better); bandwidth rows RailMPI / best
 # peer (> 1 is better) and RailMPI / limit.
+# Each run of a point runs every implementation once, one after the other, so that the slow and
+# fast phases of this shared machine (figures move 2-4x within minutes) hit all of them alike.
+# The value columns are medians over the runs; a ratio to the best peer is the median over the
+# runs of that run's ratio (RailMPI / the best peer of the same run).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -33,19 +37,35 @@ run() {
     shift 3
     timeout -k 5 "$TLIMIT" $(peer_launcher "$impl" shm "$np") "$(peer_binary "$impl" "$prog")" "$@" </dev/null 2>>"$work/errors"
 }
-# point IMPL NP KEY PROGRAM ARGS...: median over RUNS of the value in lines "KEY value" (size tables: KEY=size)
-# Writes $work/<impl>.<np>.<program>: "key value" for every key seen.
-table_point() {
-    local impl=$1 np=$2 prog=$3
-    shift 3
-    local out="$work/$impl.$np.$prog"
-    : >"$out.all"
-    for _ in $(seq 1 "$RUNS"); do run "$impl" "$np" "$prog" "$@" | grep -v '^#' | awk 'NF == 2' >>"$out.all"; done
-    awk '{ print $1 }' "$out.all" | sort -u | while read -r k; do
-        echo "$k $(awk -v k="$k" '$1 == k { print $2 }' "$out.all" | median)"
-    done >"$out"
+# points NP PROGRAM ARGS...: RUNS runs, each running every implementation once. Lines "key value"
+# (size tables: key = size) go to $work/<impl>.<np>.<program>.<run>, the median per key to
+# $work/<impl>.<np>.<program>.
+points() {
+    local np=$1 prog=$2 i n k
+    shift 2
+    for i in $impls; do : >"$work/$i.$np.$prog.all"; done
+    for n in $(seq 1 "$RUNS"); do
+        for i in $impls; do
+            run "$i" "$np" "$prog" "$@" | grep -v '^#' | awk 'NF == 2' | tee "$work/$i.$np.$prog.$n" >>"$work/$i.$np.$prog.all"
+        done
+    done
+    for i in $impls; do
+        awk '{ print $1 }' "$work/$i.$np.$prog.all" | sort -u | while read -r k; do
+            echo "$k $(awk -v k="$k" '$1 == k { print $2 }' "$work/$i.$np.$prog.all" | median)"
+        done >"$work/$i.$np.$prog"
+    done
 }
 value() { awk -v k="$2" '$1 == k { print $2 }' "$work/$1" 2>/dev/null; }
+# peer_ratio low|high NAME KEY: median over the runs of RailMPI's value / the best peer's value in
+# the same run (NAME: <np>.<program> of points()).
+peer_ratio() {
+    local dir=$1 name=$2 key=$3 n
+    for n in $(seq 1 "$RUNS"); do
+        ratio "$(value "rail.$name.$n" "$key")" \
+            "$(best_of "$dir" "$(value "mpich.$name.$n" "$key")" "$(value "ompi.$name.$n" "$key")")"
+        echo
+    done | awk 'NF' | median | awk '{ printf "%.2f", $1 }'
+}
 
 rows="$work/rows"
 : >"$rows"
@@ -80,12 +100,12 @@ cma() { awk -v k="${2:-cma_MBps}" -v s="$1" '$1 == k && $2 == s { print $3 }' "$
 
 if [[ " $ONLY " == *" lat "* ]]; then
     # header caching off first (its table renamed), then the defaults
-    RAILMPI_HEADER_CACHE=0 table_point rail 2 osu_latency -m 64
+    (impls=rail RAILMPI_HEADER_CACHE=0 points 2 osu_latency -m 64)
     mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_nocache"
-    for i in $impls; do table_point "$i" 2 osu_latency -m 64; done
+    points 2 osu_latency -m 64
     for s in 0 1 2 4 8 16 32 64; do
         r=$(value rail.2.osu_latency $s); read -r m o <<<"$(peer_values 2.osu_latency $s)"
-        b=$(best_of low "$m" "$o"); q=$(ratio "$r" "$b")
+        q=$(peer_ratio low 2.osu_latency $s)
         row "latency 0-64 B vs best peer (us)" "$s" "$r" "$m" "$o" "$cacheline" "$q" "<= 0.6" "$(met "$q" le 0.6)"
         q=$(ratio "$r" "$cacheline")
         row "latency 0-64 B vs cache-line limit" "$s" "$r" "" "" "$cacheline" "$q" "<= 3" "$(met "$q" le 3)"
@@ -100,10 +120,10 @@ fi
 
 if [[ " $ONLY " == *" bw "* ]]; then
     for b in osu_bw osu_bibw; do
-        for i in $impls; do table_point "$i" 2 $b -s 4096 -m 16777216; done
+        points 2 $b -s 4096 -m 16777216
         for s in 4096 8192 16384 32768 65536; do
             r=$(value rail.2.$b $s); read -r m o <<<"$(peer_values 2.$b $s)"
-            q=$(ratio "$r" "$(best_of high "$m" "$o")")
+            q=$(peer_ratio high 2.$b $s)
             row "$b 4-64 KiB vs best peer (MB/s)" "$s" "$r" "$m" "$o" "" "$q" ">= 1.3" "$(met "$q" ge 1.3)"
         done
         for s in 1048576 4194304 16777216; do
@@ -125,12 +145,12 @@ fi
 if [[ " $ONLY " == *" coll "* ]]; then
     for np in 2 4; do
         for b in osu_allreduce osu_bcast osu_barrier; do
-            for i in $impls; do table_point "$i" $np $b -m 65536; done
+            points $np $b -m 65536
             sizes="8 64 512 4096 65536"
             [ $b = osu_barrier ] && sizes=0
             for s in $sizes; do
                 r=$(value rail.$np.$b $s); read -r m o <<<"$(peer_values $np.$b $s)"
-                q=$(ratio "$r" "$(best_of low "$m" "$o")")
+                q=$(peer_ratio low $np.$b $s)
                 row "${b#osu_} $np ranks vs best peer (us)" "$s" "$r" "$m" "$o" "" "$q" "<= 0.8" "$(met "$q" le 0.8)"
             done
         done
@@ -139,16 +159,11 @@ fi
 
 if [[ " $ONLY " == *" oversub "* ]]; then
     for mode in allreduce ring; do
-        for i in $impls; do
-            : >"$work/$i.$mode.all"
-            for _ in $(seq 1 "$RUNS"); do
-                run "$i" 8 oversub_loop $mode 1000 | awk -v k="${mode}_s" '$1 == k { print $2 }' >>"$work/$i.$mode.all"
-            done
-            median <"$work/$i.$mode.all" >"$work/$i.$mode"
-        done
-        r=$(cat "$work/rail.$mode"); m=$(cat "$work/mpich.$mode" 2>/dev/null); o=$(cat "$work/ompi.$mode" 2>/dev/null)
+        points 8 oversub_loop $mode 1000
+        r=$(value rail.8.oversub_loop ${mode}_s); m=$(value mpich.8.oversub_loop ${mode}_s)
+        o=$(value ompi.8.oversub_loop ${mode}_s)
         [ -z "$m" ] && [ "$have_mpich" = 1 ] && m="timeout"
-        q=$(ratio "$r" "$(best_of low "${m/timeout/}" "$o")")
+        q=$(peer_ratio low 8.oversub_loop ${mode}_s)
         # the ring's limit: 1000 rounds of 8 hops between bare processes (bench/limits/token_ring)
         lim=""
         [ $mode = ring ] && lim=$(awk '$1 == "token_ring_best_s_per_1000_rounds" { print $2 }' "$work/token_ring" 2>/dev/null)
@@ -163,14 +178,15 @@ if [[ " $ONLY " == *" oversub "* ]]; then
 fi
 
 if [[ " $ONLY " == *" startup "* ]]; then
-    for i in $impls; do
-        : >"$work/$i.start.all"
-        : >"$work/$i.rss.all"
-        for _ in $(seq 1 $((RUNS + 2))); do
+    for i in $impls; do : >"$work/$i.start.all"; : >"$work/$i.rss.all"; done
+    for _ in $(seq 1 $((RUNS + 2))); do
+        for i in $impls; do
             t0=$(date +%s%N)
             run "$i" 2 hello_rss | awk '$1 == "rss_kib_max" { print $2 }' >>"$work/$i.rss.all"
             echo $((($(date +%s%N) - t0) / 1000000)) >>"$work/$i.start.all"
         done
+    done
+    for i in $impls; do
         median <"$work/$i.start.all" >"$work/$i.start"
         median <"$work/$i.rss.all" | awk '{ printf "%.1f\n", $1 / 1024 }' >"$work/$i.rss"
     done
