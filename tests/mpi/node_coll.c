@@ -1,5 +1,5 @@
 /* Blocking barrier, bcast, reduce and allreduce as RailMPI runs them within one node (through the
- * node's shared region up to RAILMPI_NODE_COLL_LIMIT, 4 KiB by default), checked so that any
+ * node's shared region up to RAILMPI_NODE_COLL_LIMIT, 64 KiB by default), checked so that any
  * MPI must pass: floating-point allreduce results bitwise identical on every rank; long runs of
  * back-to-back calls with rotating roots and sizes across the limit, mixed with non-blocking
  * collectives on the same communicator; split, split_type SHARED and duplicated communicators
@@ -13,7 +13,7 @@
 
 #include <sys/resource.h>
 
-#define LIMIT 4096
+#define LIMIT 65536 /* RAILMPI_NODE_COLL_LIMIT by default */
 #define MAXD (LIMIT / 8 + 8) /* doubles: a little over the limit */
 
 /* Deterministic inputs of rank r, element i, call k: magnitudes over 16 decades so that the
