@@ -53,7 +53,7 @@ static __attribute__((unused)) int bench_iters(long size, double scale, int smal
     return n < 5 ? 5 : n;
 }
 
-static void *bench_alloc(long size) {
+static __attribute__((unused)) void *bench_alloc(long size) {
     void *p = NULL;
     if (posix_memalign(&p, 4096, (size_t)(size > 0 ? size : 1)) != 0) {
         fprintf(stderr, "allocation of %ld bytes failed\n", size);
