@@ -1691,17 +1691,17 @@ RAILMPI_API int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 RAILMPI_API int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 RAILMPI_API int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
 RAILMPI_API int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-        MPI_Status array_of_statuses[]);
+        MPI_Status *array_of_statuses);
 RAILMPI_API int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-        MPI_Status array_of_statuses[]);
+        MPI_Status *array_of_statuses);
 RAILMPI_API int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag,
         MPI_Status *status);
 RAILMPI_API int PMPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag,
         MPI_Status *status);
 RAILMPI_API int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-        int array_of_indices[], MPI_Status array_of_statuses[]);
+        int array_of_indices[], MPI_Status *array_of_statuses);
 RAILMPI_API int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-        int array_of_indices[], MPI_Status array_of_statuses[]);
+        int array_of_indices[], MPI_Status *array_of_statuses);
 RAILMPI_API int MPI_Topo_test(MPI_Comm comm, int *status);
 RAILMPI_API int PMPI_Topo_test(MPI_Comm comm, int *status);
 RAILMPI_API int MPI_Type_commit(MPI_Datatype *datatype);
@@ -1841,17 +1841,17 @@ RAILMPI_API int PMPI_Unpublish_name(const char *service_name, MPI_Info info, con
 RAILMPI_API int MPI_Wait(MPI_Request *request, MPI_Status *status);
 RAILMPI_API int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 RAILMPI_API int MPI_Waitall(int count, MPI_Request array_of_requests[],
-        MPI_Status array_of_statuses[]);
+        MPI_Status *array_of_statuses);
 RAILMPI_API int PMPI_Waitall(int count, MPI_Request array_of_requests[],
-        MPI_Status array_of_statuses[]);
+        MPI_Status *array_of_statuses);
 RAILMPI_API int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx,
         MPI_Status *status);
 RAILMPI_API int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *indx,
         MPI_Status *status);
 RAILMPI_API int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-        int array_of_indices[], MPI_Status array_of_statuses[]);
+        int array_of_indices[], MPI_Status *array_of_statuses);
 RAILMPI_API int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-        int array_of_indices[], MPI_Status array_of_statuses[]);
+        int array_of_indices[], MPI_Status *array_of_statuses);
 RAILMPI_API int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
         void *baseptr, MPI_Win *win);
 RAILMPI_API int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
