@@ -87,9 +87,10 @@ class NodeCollectives {
   // (2 ranks, 8-64 KiB: 0.65/6/12/20 us vs 8/7.5/15/29 us eager).
   static constexpr std::size_t kPairBcastLimit = 4 * 1024;
   // Allreduce goes by blocks (one combined by each rank) from this many bytes on, when the node
-  // has a CPU for every rank. 2 ranks, interleaved best-of-5 loops of 20000 calls: 1 KiB 0.33 vs
-  // 0.34 us flat, 2 KiB 0.43 vs 0.52, 4 KiB 0.67 vs 0.86, 64 KiB 11.1 vs 12.8; 512 B 0.33 vs
-  // 0.26 (the second wait costs more than the copying saved).
+  // has a CPU for every rank. 2 ranks, loops of 20000 float-sum calls (best of 5 repetitions,
+  // median of 3 interleaved rounds): 512 B 0.33 vs 0.26 us flat (the second wait costs more than
+  // the copying saves), 1 KiB 0.34 vs 0.34, 2 KiB 0.43 vs 0.50, 4 KiB 0.64 vs 0.82, 16 KiB 2.9
+  // vs 3.6, 64 KiB 11.3 vs 12.1.
   static constexpr std::int32_t kBlocksMin = 2 * 1024;
   // ... and when the node has more ranks than CPUs, where each wait may take a turn of the
   // scheduler: 8 ranks on 2 cores, 4 KiB 15.2 vs 11.7 us flat, 16 KiB 23.5 vs 24-68, 64 KiB 48 vs
