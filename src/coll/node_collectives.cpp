@@ -257,9 +257,9 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   const std::size_t bytes = count * op.elem;
   if (!op.fn || !usable(c, bytes)) return Result::not_taken;
   const Call k = begin(c);
-  if (bytes >= k.progress->blocks_min) return allreduce_blocks(k, sendbuf, recvbuf, count, op);
   map_once(k.progress->input_cells_mapped, {k.input_cells, std::size_t(k.n) * 2 * k.cell}, bytes);
-  wait_all(k, k.seq - 1);
+  wait_all(k, k.seq - 1);  // every reader of this rank's input cell finished call seq-2
+  if (bytes >= k.progress->blocks_min) return allreduce_blocks(k, sendbuf, recvbuf, count, op);
   if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
   arrive(k, bytes);
   wait_all(k, k.seq);
@@ -269,7 +269,7 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
 
 NodeCollectives::Result NodeCollectives::allreduce_blocks(const Call& k, const void* sendbuf, void* recvbuf,
                                                           std::size_t count, const Reducer& op) {
-  const std::size_t elem = op.elem;
+  const std::size_t elem = op.elem, bytes = count * elem;
   // Block b: elements [edge(b), edge(b + 1)), starting on a cache line where the element size allows.
   const std::size_t align = elem <= 64 && 64 % elem == 0 ? 64 / elem : 1;
   const auto edge = [&](int b) {
@@ -278,13 +278,11 @@ NodeCollectives::Result NodeCollectives::allreduce_blocks(const Call& k, const v
   const auto* in = static_cast<const std::byte*>(sendbuf);
   auto* out = static_cast<std::byte*>(recvbuf);
   const std::size_t lo = edge(k.me) * elem, hi = edge(k.me + 1) * elem;
-  map_once(k.progress->input_cells_mapped, {k.input_cells, std::size_t(k.n) * 2 * k.cell}, count * elem);
-  wait_all(k, k.seq - 1);  // every reader of this rank's input cell finished call seq-2
   // Phase 1: every block but this rank's own into its input cell.
   std::byte* cell = k.input(k.me);
   if (lo) std::memcpy(cell, in, lo);
-  if (hi < count * elem) std::memcpy(cell + hi, in + hi, count * elem - hi);
-  arrive(k, count * elem);
+  if (hi < bytes) std::memcpy(cell + hi, in + hi, bytes - hi);
+  arrive(k, bytes);
   wait_all(k, k.seq);
   // This rank's block, x0 op (x1 op (... x(n-1))), into its cell of the next call number (whose
   // readers finished call seq-1: waited for above).
@@ -305,7 +303,7 @@ NodeCollectives::Result NodeCollectives::allreduce_blocks(const Call& k, const v
     const std::size_t b_lo = edge(b) * elem, b_hi = edge(b + 1) * elem;
     if (b_hi > b_lo) std::memcpy(out + b_lo, r.input(b) + b_lo, b_hi - b_lo);
   }
-  return largest(k) > count * elem ? Result::truncated : Result::done;
+  return largest(k) > bytes ? Result::truncated : Result::done;
 }
 
 }  // namespace railmpi::coll

@@ -194,7 +194,8 @@ class NodeCollectives {
   // each of the first kDepth large bcasts would take a page fault per 4 KiB in every rank
   // (2 ranks, 64 KiB: 20 us a call over 20 calls instead of 6).
   void map_once(bool& mapped, std::span<std::byte> cells, std::size_t bytes);
-  // allreduce() from Progress::blocks_min bytes on (see the layout comment above).
+  // allreduce() from Progress::blocks_min bytes on (see the layout comment above), after its
+  // input cells are mapped and every rank entered call k.seq - 1.
   Result allreduce_blocks(const Call& k, const void* sendbuf, void* recvbuf, std::size_t count, const Reducer& op);
   // Largest byte count any rank passed in this call (after wait_all).
   static std::size_t largest(const Call& k);
