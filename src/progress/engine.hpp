@@ -13,8 +13,16 @@
 // served first. So when this machine runs more ranks than this rank has cores, a yield that takes
 // kLongYield or longer ends the yielding, and for kCrowdedFor the waits of this rank sleep right
 // after spinning (bench/oversub_loop ring, 8 ranks on 2 cores beside other busy programs, load
-// 5-7, medians of 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s). Without
-// other programs on the cores nothing changes. With a core per rank, waits keep yielding: a
+// 5-7, medians of 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s).
+// kLongYield (500 us) lies between the two causes of a long yield: a busy program gets at least
+// the scheduler's smallest slice (0.75 ms on one CPU, more with more CPUs), while the job's own
+// ranks on the core seldom hold it that long. In the 8-rank ring on 2 cores without other
+// programs, most yields took 8-16 us; each rank saw 0-9 of 128-256 us and 0-2 of 256-512 us (a
+// 64 KiB copy into a ring page touched for the first time, 3 us a page on this machine), and with
+// a 200 us threshold each of those put the rank to sleep for 10 ms: ring medians of 9
+// interleaved runs 0.0525 s with 200 us, 0.0495 with 450, 0.0488 with 700 (Open MPI 0.0412);
+// beside 3 busy programs, 11 runs, 0.69 s with 200 and 0.63 with 500 (Open MPI 12 s).
+// With a core per rank, waits keep yielding: a
 // yielding rank is still runnable on its core, a sleeping one needs an interrupt to wake (2 ranks
 // beside busy programs, 8 B allreduce: 3 us yielding, 17 us sleeping). Beside one busy program
 // (bench/busy_neighbour.sh, osu_latency 0-8 B, 2 ranks), ranks bound to a core each (mpiexec's
@@ -38,7 +46,7 @@ namespace railmpi::progress {
 class Engine {
  public:
   using Clock = std::chrono::steady_clock;
-  static constexpr std::chrono::microseconds kLongYield{200};
+  static constexpr std::chrono::microseconds kLongYield{500};
   static constexpr std::chrono::milliseconds kCrowdedFor{10};
 
   Engine(mcm::MultiMethod& mcm, const base::Settings& settings)

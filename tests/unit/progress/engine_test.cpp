@@ -17,9 +17,9 @@ namespace {
 using std::chrono::microseconds;
 
 TEST(ProgressEngine, LongYieldThresholdIsExact) {
-  EXPECT_FALSE(Engine::yield_was_long(microseconds(199)));
-  EXPECT_TRUE(Engine::yield_was_long(microseconds(200)));
-  EXPECT_TRUE(Engine::yield_was_long(microseconds(201)));
+  EXPECT_FALSE(Engine::yield_was_long(microseconds(499)));
+  EXPECT_TRUE(Engine::yield_was_long(microseconds(500)));
+  EXPECT_TRUE(Engine::yield_was_long(microseconds(501)));
   EXPECT_FALSE(Engine::yield_was_long(microseconds(0)));
 }
 
@@ -76,7 +76,7 @@ TEST(ProgressEngine, YieldToBusyProgramMakesWaitsSleepAtOnce) {
     ASSERT_TRUE(busy.running());
     for (int i = 0; i < 1000 && !long_seen; ++i) long_seen = !engine.yield_core();
   }
-  ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 200 us";
+  ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 500 us";
   EXPECT_EQ(engine.yields_now(), 0u);
   std::this_thread::sleep_for(Engine::kCrowdedFor + std::chrono::milliseconds(2));
   EXPECT_EQ(engine.yields_now(), 200u);
