@@ -11,7 +11,10 @@
 // both directions at once with 32-64 KiB messages, gain from that.
 //
 // Both rings are RingProducer/RingConsumer pairs (ring.hpp); an announced frame is written only
-// when it fits in both, so a packet is never published without its announcement.
+// when it fits in both, so a packet is never published without its announcement. The packet ring
+// starts with a window of kPacketWindowCells (ring.hpp): until a stream fills it, packets stay in
+// its first 256 KiB, so a rank touches few of the ring's pages for the first time (3 us a page on
+// this machine) and the packets stay in the caches.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +29,8 @@ namespace railmpi::device::shm {
 
 // Cells a frame may take in the cell ring (header, payload and CellHeader): 1 KiB.
 inline constexpr std::size_t kInlineFrameCells = 16;
+// First window of a packet ring (producer side): 256 KiB.
+inline constexpr std::size_t kPacketWindowCells = 4096;
 // CellHeader::flags of a cell whose frame's payload is the packet ring's next frame.
 inline constexpr std::uint8_t kAnnounced = 1;
 
@@ -48,8 +53,10 @@ class ChannelProducer {
   // 64 so that an inline frame always fits the cell ring (max_frame_cells(64) = 20).
   void attach(void* mem, std::size_t cell_count, std::size_t packet_cells) {
     cells_.attach(mem, cell_count);
-    packets_.attach(static_cast<std::byte*>(mem) + ring_memory_bytes(cell_count), packet_cells);
+    packets_.attach(static_cast<std::byte*>(mem) + ring_memory_bytes(cell_count), packet_cells, kPacketWindowCells);
   }
+  // Cells of the packet ring's window now.
+  std::size_t packet_window() const { return packets_.window(); }
 
   // The short protocol: header + payload <= kCellFrameBytes (see RingProducer::try_write_cell).
   bool try_write_cell(std::span<const std::byte> header, std::span<const std::byte> payload,
@@ -92,7 +99,7 @@ class ChannelConsumer {
  public:
   void attach(void* mem, std::size_t cell_count, std::size_t packet_cells) {
     cells_.attach(mem, cell_count);
-    packets_.attach(static_cast<std::byte*>(mem) + ring_memory_bytes(cell_count), packet_cells);
+    packets_.attach(static_cast<std::byte*>(mem) + ring_memory_bytes(cell_count), packet_cells, kPacketWindowCells);
   }
 
   // True when the next cell holds a published frame: one load of one line.

@@ -25,10 +25,20 @@
 //
 // A frame is at most max_frame_cells() = cell_count/4 + 4 cells, so even with a skip and the
 // unpublished batch the producer always finds room once the consumer has drained the ring.
+//
+// Window: a producer may start with a window of fewer cells than the ring (attach()): it then
+// writes each lap only in the window's cells and skips to the next lap at the window's end (the
+// consumer follows the skip marker as at the ring's end, and never learns the window). The
+// window becomes the whole ring as soon as a frame does not fit or a lap of the window took less
+// than kFastLap, and is kept at least twice any frame. Light traffic thus stays in the first
+// cells, whose pages are touched once and stay in the caches, and a stream gets the whole ring
+// after one lap (there the producer seldom writes lines that the consumer still holds in its
+// cache, and the whole ring's pages are touched once, early).
 #pragma once
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -95,14 +105,19 @@ inline CellHeader* header_of(Cell* c) { return reinterpret_cast<CellHeader*>(c);
 
 class RingProducer {
  public:
+  // A lap of the window in less time than this is a stream: the window becomes the whole ring.
+  static constexpr std::chrono::microseconds kFastLap{500};
+
   RingProducer() = default;
-  // `mem` is ring_memory_bytes(cell_count) bytes, zeroed when the ring is new.
-  void attach(void* mem, std::size_t cell_count) {
+  // `mem` is ring_memory_bytes(cell_count) bytes, zeroed when the ring is new. `window`: cells of
+  // the first window (a power of two; 0 or cell_count or more: the whole ring).
+  void attach(void* mem, std::size_t cell_count, std::size_t window = 0) {
     control_ = static_cast<RingControl*>(mem);
     cells_ = reinterpret_cast<Cell*>(static_cast<std::byte*>(mem) + kRingCellsOffset);
     count_ = cell_count;
     mask_ = cell_count - 1;
     max_cells_ = max_frame_cells(cell_count);
+    window_ = window > 0 && window < cell_count ? window : cell_count;
     tail_ = 0;
     cached_head_ = 0;
     stale_.assign((cell_count + 63) / 64, 0);
@@ -110,6 +125,7 @@ class RingProducer {
   bool attached() const { return cells_ != nullptr; }
   std::size_t cell_count() const { return count_; }
   std::size_t max_cells() const { return max_cells_; }
+  std::size_t window() const { return window_; }
 
   // Copies the frame in and publishes it; false when there is not enough free space now.
   // `publish` orders the final seq store (seq_cst when the caller checks a sleep flag after it).
@@ -122,7 +138,7 @@ class RingProducer {
   }
 
   // try_write() of a frame that fits one cell (header_len + payload_len <= kCellFrameBytes):
-  // the short protocol. One cell never wraps, the copies are a few moves; nothing else is written
+  // the short protocol, on a ring attached without a window. One cell never wraps, the copies are a few moves; nothing else is written
   // but the next cell's seq word when that cell is stale (after a longer frame), and nothing else
   // read but the consumer's head when the cached copy says the ring is full.
   bool try_write_cell(std::span<const std::byte> header, std::span<const std::byte> payload,
@@ -152,8 +168,11 @@ class RingProducer {
                       std::memory_order publish = std::memory_order_release, std::uint8_t flags = 0) {
     const std::size_t k = frame_cells(header_len, payload_len);
     const std::size_t idx = tail_ & mask_;
-    const std::size_t skip = idx + k > count_ ? count_ - idx : 0;
-    if (!have_room(skip + k + 1, std::memory_order_acquire)) return false;
+    const std::size_t skip = skip_before(k);
+    if (!have_room(skip + k + 1, std::memory_order_acquire)) {
+      grow();
+      return false;
+    }
 
     const std::uint64_t pos = tail_ + skip;  // position of the frame's first cell
     Cell* first = &cells_[pos & mask_];
@@ -173,6 +192,7 @@ class RingProducer {
     if (skip == 0) {
       detail::store(ch->seq, pos + 1, publish);
     } else {
+      if (window_ < count_) [[unlikely]] lapped();
       detail::store(ch->seq, pos + 1, std::memory_order_release);
       CellHeader* sk = detail::header_of(&cells_[idx]);
       sk->payload_len = 0;
@@ -188,24 +208,40 @@ class RingProducer {
   // (seq_cst for the sleep re-check).
   bool can_write(std::uint32_t header_len, std::size_t payload_len, std::memory_order mo) {
     const std::size_t k = frame_cells(header_len, payload_len);
-    const std::size_t idx = tail_ & mask_;
-    const std::size_t skip = idx + k > count_ ? count_ - idx : 0;
+    const std::size_t skip = skip_before(k);
     cached_head_ = detail::load(control_->head, mo);
     return tail_ + skip + k + 1 - cached_head_ <= count_;
   }
 
   // True when a frame of this size fits now; reloads head (acquire) only when the cached copy
-  // says it does not. A frame that fits stays fitting until this producer writes.
+  // says it does not (then the window grows). A frame that fits stays fitting until this
+  // producer writes.
   bool fits(std::uint32_t header_len, std::size_t payload_len) {
     const std::size_t k = frame_cells(header_len, payload_len);
-    const std::size_t idx = tail_ & mask_;
-    const std::size_t skip = idx + k > count_ ? count_ - idx : 0;
-    return have_room(skip + k + 1, std::memory_order_acquire);
+    const std::size_t skip = skip_before(k);
+    if (have_room(skip + k + 1, std::memory_order_acquire)) return true;
+    grow();
+    return false;
   }
 
   std::uint64_t tail() const { return tail_; }
 
  private:
+  // Cells to skip before a frame of k cells at tail_: the rest of the lap when the frame would not
+  // end inside the window (first widened to twice the frame, so that a drained ring takes it).
+  std::size_t skip_before(std::size_t k) {
+    while (window_ < count_ && 2 * (k + 1) > window_) window_ *= 2;
+    const std::size_t idx = tail_ & mask_;
+    return idx + k > window_ ? count_ - idx : 0;
+  }
+  void grow() { window_ = count_; }
+  // The producer starts a new lap of a window smaller than the ring.
+  void lapped() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lap_start_ < kFastLap) grow();
+    lap_start_ = now;
+  }
+
   bool have_room(std::size_t cells, std::memory_order mo) {
     if (tail_ + cells - cached_head_ <= count_) return true;
     cached_head_ = detail::load(control_->head, mo);
@@ -242,6 +278,8 @@ class RingProducer {
   std::size_t count_ = 0;
   std::size_t mask_ = 0;
   std::size_t max_cells_ = 0;
+  std::size_t window_ = 0;  // cells written in each lap (see the file comment)
+  std::chrono::steady_clock::time_point lap_start_{};
   std::vector<std::uint64_t> stale_;  // one bit per cell, see set_stale()
   std::uint64_t tail_ = 0;         // next cell position to write
   std::uint64_t cached_head_ = 0;  // last head value read from the consumer
@@ -250,12 +288,15 @@ class RingProducer {
 class RingConsumer {
  public:
   RingConsumer() = default;
-  void attach(void* mem, std::size_t cell_count) {
+  // `window`: the producer's first window (RingProducer::attach), 0 for none. The consumer then
+  // publishes head every window/4 cells at least, so that the producer can start the window's
+  // next lap while the consumer finishes the last one.
+  void attach(void* mem, std::size_t cell_count, std::size_t window = 0) {
     control_ = static_cast<RingControl*>(mem);
     cells_ = reinterpret_cast<Cell*>(static_cast<std::byte*>(mem) + kRingCellsOffset);
     count_ = cell_count;
     mask_ = cell_count - 1;
-    batch_ = cell_count / 8;
+    batch_ = window > 0 && window < cell_count ? std::min(cell_count / 8, window / 4) : cell_count / 8;
     head_ = 0;
     published_ = 0;
   }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -169,6 +170,27 @@ TEST(ShmPairChannel, FullCellRingRefusesAnnouncedFramesWithoutWritingThePacket) 
   ASSERT_TRUE(write(p, announced));
   frames.push_back(announced);
   drain_all(c, frames, next);
+  EXPECT_EQ(next, frames.size());
+}
+
+// A packet ring larger than the first window starts with it; one of its size keeps it whole.
+TEST(ShmPairChannel, PacketRingStartsWithAWindow) {
+  ChannelMemory big(64, 4 * kPacketWindowCells), small(64, kPacketWindowCells);
+  ChannelProducer p, q;
+  p.attach(big.mem, big.cells, big.packet_cells);
+  q.attach(small.mem, small.cells, small.packet_cells);
+  EXPECT_EQ(p.packet_window(), kPacketWindowCells);
+  EXPECT_EQ(q.packet_window(), kPacketWindowCells);
+  ChannelConsumer c;
+  c.attach(big.mem, big.cells, big.packet_cells);
+  std::vector<Frame> frames;
+  std::size_t next = 0;
+  for (std::uint64_t n = 0; n < 200; ++n) {  // 4 KiB packets, drained at once
+    frames.push_back(make_frame(n, 16, 4000));
+    ASSERT_TRUE(write(p, frames.back()));
+    drain_all(c, frames, next);
+    if (n % 50 == 49) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   EXPECT_EQ(next, frames.size());
 }
 

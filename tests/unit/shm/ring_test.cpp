@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -148,14 +149,15 @@ TEST(ShmRing, PayloadFilledInPlace) {
   EXPECT_GT(p.tail(), 64u * 10);  // wrapped
 }
 
-// Producer and consumer threads, millions of frames of random sizes.
-void threads_random_sizes(std::size_t cells, std::uint64_t frames) {
+// Producer and consumer threads, millions of frames of random sizes (the producer starting with
+// a window of `window` cells when given).
+void threads_random_sizes(std::size_t cells, std::uint64_t frames, std::size_t window = 0) {
   {
     RingMemory m(cells);
     RingProducer p;
     RingConsumer c;
-    p.attach(m.mem, m.cells);
-    c.attach(m.mem, m.cells);
+    p.attach(m.mem, m.cells, window);
+    c.attach(m.mem, m.cells, window);
     const std::size_t maxp = ring_max_payload(cells);
     std::thread prod([&] {
       std::mt19937_64 rng(7);
@@ -208,6 +210,112 @@ void threads_random_sizes(std::size_t cells, std::uint64_t frames) {
 
 TEST(ShmRing, ThreadsRandomSizesSmallRing) { threads_random_sizes(64, 1'000'000); }
 TEST(ShmRing, ThreadsRandomSizesLargeRing) { threads_random_sizes(4096, 1'500'000); }
+TEST(ShmRing, ThreadsRandomSizesFromAWindow) { threads_random_sizes(4096, 1'000'000, 64); }
+
+namespace {
+
+// Writes frame `n` of `cells` cells (8-byte header holding n, pattern payload).
+bool write_numbered(RingProducer& p, std::uint64_t n, std::size_t cells) {
+  std::vector<std::byte> payload(cells * kCellBytes - kCellHeaderBytes - 8);
+  fill(payload, n);
+  return p.try_write(reinterpret_cast<const std::byte*>(&n), 8, payload.data(), payload.size());
+}
+
+// Drains everything; every frame must be the next number with its pattern. Returns frames taken.
+int drain_numbered(RingConsumer& c, std::uint64_t& next) {
+  return c
+      .drain(
+          [&](std::span<const std::byte> h, std::span<const std::byte> pl) {
+            std::uint64_t n;
+            std::memcpy(&n, h.data(), 8);
+            EXPECT_EQ(n, next);
+            EXPECT_TRUE(check(pl, n));
+            ++next;
+          },
+          1 << 30)
+      .frames;
+}
+
+bool all_zero(const std::byte* from, const std::byte* to) {
+  return std::all_of(from, to, [](std::byte b) { return b == std::byte{0}; });
+}
+
+}  // namespace
+
+// Traffic that never fills the window and laps it slowly stays in the window's cells: the cells
+// past it (but the one that may hold the skip marker) are never written.
+TEST(ShmRingWindow, SlowTrafficStaysInTheWindow) {
+  RingMemory m(1024);
+  RingProducer p;
+  RingConsumer c;
+  p.attach(m.mem, m.cells, 64);
+  c.attach(m.mem, m.cells, 64);
+  EXPECT_EQ(p.window(), 64u);
+  std::uint64_t sent = 0, next = 0;
+  while (p.tail() < 5 * 1024) {  // five laps of the ring's positions
+    const std::uint64_t lap = p.tail() / 1024;
+    ASSERT_TRUE(write_numbered(p, sent++, 5));
+    ASSERT_EQ(drain_numbered(c, next), 1);
+    if (p.tail() / 1024 != lap) std::this_thread::sleep_for(RingProducer::kFastLap + std::chrono::microseconds(200));
+  }
+  EXPECT_EQ(next, sent);
+  EXPECT_EQ(p.window(), 64u);
+  const std::byte* cells = m.mem + kRingCellsOffset;
+  EXPECT_TRUE(all_zero(cells + 65 * kCellBytes, cells + 1024 * kCellBytes));
+}
+
+// A frame that does not fit the window makes the window the whole ring: more frames fit then.
+TEST(ShmRingWindow, FullWindowBecomesTheWholeRing) {
+  RingMemory m(1024);
+  RingProducer p;
+  RingConsumer c;
+  p.attach(m.mem, m.cells, 64);
+  c.attach(m.mem, m.cells, 64);
+  std::uint64_t sent = 0, next = 0;
+  while (write_numbered(p, sent, 4)) ++sent;
+  EXPECT_LE(sent, 16u);
+  EXPECT_EQ(p.window(), 1024u);
+  while (write_numbered(p, sent, 4)) ++sent;
+  EXPECT_GT(sent, 200u);
+  EXPECT_EQ(drain_numbered(c, next), int(sent));
+  EXPECT_EQ(next, sent);
+}
+
+// Laps of the window faster than kFastLap make it the whole ring.
+TEST(ShmRingWindow, FastLapsGiveTheWholeRing) {
+  RingMemory m(1024);
+  RingProducer p;
+  RingConsumer c;
+  p.attach(m.mem, m.cells, 64);
+  c.attach(m.mem, m.cells, 64);
+  std::uint64_t sent = 0, next = 0;
+  for (int i = 0; i < 10000 && p.window() < 1024; ++i) {
+    ASSERT_TRUE(write_numbered(p, sent++, 3));
+    ASSERT_EQ(drain_numbered(c, next), 1);
+  }
+  EXPECT_EQ(p.window(), 1024u);
+}
+
+// The window is kept at least twice the largest frame, so a drained ring always takes the next.
+TEST(ShmRingWindow, LargeFrameWidensTheWindow) {
+  RingMemory m(1024);
+  RingProducer p;
+  RingConsumer c;
+  p.attach(m.mem, m.cells, 64);
+  c.attach(m.mem, m.cells, 64);
+  std::uint64_t sent = 0, next = 0;
+  ASSERT_TRUE(write_numbered(p, sent++, 40));
+  EXPECT_EQ(p.window(), 128u);
+  ASSERT_TRUE(write_numbered(p, sent++, 40));
+  EXPECT_EQ(drain_numbered(c, next), 2);
+  ASSERT_TRUE(write_numbered(p, sent++, 63));  // 2 * 64 = 128: still fits
+  EXPECT_EQ(p.window(), 128u);
+  EXPECT_EQ(drain_numbered(c, next), 1);
+  ASSERT_TRUE(write_numbered(p, sent++, 64));
+  EXPECT_EQ(p.window(), 256u);
+  EXPECT_EQ(drain_numbered(c, next), 1);
+  EXPECT_EQ(next, sent);
+}
 
 // A continuation cell's seq word holds payload bytes. Here those bytes are exactly the value the
 // consumer will look for when it reaches that cell again as a frame start one lap later; a run of
