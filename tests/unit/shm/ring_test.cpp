@@ -236,6 +236,17 @@ int drain_numbered(RingConsumer& c, std::uint64_t& next) {
       .frames;
 }
 
+// A ring of 1024 cells whose producer starts with a window of 64.
+struct WindowedRing {
+  WindowedRing() {
+    p.attach(m.mem, m.cells, 64);
+    c.attach(m.mem, m.cells, 64);
+  }
+  RingMemory m{1024};
+  RingProducer p;
+  RingConsumer c;
+};
+
 bool all_zero(const std::byte* from, const std::byte* to) {
   return std::all_of(from, to, [](std::byte b) { return b == std::byte{0}; });
 }
@@ -245,11 +256,9 @@ bool all_zero(const std::byte* from, const std::byte* to) {
 // Traffic that never fills the window and laps it slowly stays in the window's cells: the cells
 // past it (but the one that may hold the skip marker) are never written.
 TEST(ShmRingWindow, SlowTrafficStaysInTheWindow) {
-  RingMemory m(1024);
-  RingProducer p;
-  RingConsumer c;
-  p.attach(m.mem, m.cells, 64);
-  c.attach(m.mem, m.cells, 64);
+  WindowedRing r;
+  RingProducer& p = r.p;
+  RingConsumer& c = r.c;
   EXPECT_EQ(p.window(), 64u);
   std::uint64_t sent = 0, next = 0;
   while (p.tail() < 5 * 1024) {  // five laps of the ring's positions
@@ -260,17 +269,15 @@ TEST(ShmRingWindow, SlowTrafficStaysInTheWindow) {
   }
   EXPECT_EQ(next, sent);
   EXPECT_EQ(p.window(), 64u);
-  const std::byte* cells = m.mem + kRingCellsOffset;
+  const std::byte* cells = r.m.mem + kRingCellsOffset;
   EXPECT_TRUE(all_zero(cells + 65 * kCellBytes, cells + 1024 * kCellBytes));
 }
 
 // A frame that does not fit the window makes the window the whole ring: more frames fit then.
 TEST(ShmRingWindow, FullWindowBecomesTheWholeRing) {
-  RingMemory m(1024);
-  RingProducer p;
-  RingConsumer c;
-  p.attach(m.mem, m.cells, 64);
-  c.attach(m.mem, m.cells, 64);
+  WindowedRing r;
+  RingProducer& p = r.p;
+  RingConsumer& c = r.c;
   std::uint64_t sent = 0, next = 0;
   while (write_numbered(p, sent, 4)) ++sent;
   EXPECT_LE(sent, 16u);
@@ -283,11 +290,9 @@ TEST(ShmRingWindow, FullWindowBecomesTheWholeRing) {
 
 // Laps of the window faster than kFastLap make it the whole ring.
 TEST(ShmRingWindow, FastLapsGiveTheWholeRing) {
-  RingMemory m(1024);
-  RingProducer p;
-  RingConsumer c;
-  p.attach(m.mem, m.cells, 64);
-  c.attach(m.mem, m.cells, 64);
+  WindowedRing r;
+  RingProducer& p = r.p;
+  RingConsumer& c = r.c;
   std::uint64_t sent = 0, next = 0;
   for (int i = 0; i < 10000 && p.window() < 1024; ++i) {
     ASSERT_TRUE(write_numbered(p, sent++, 3));
@@ -298,11 +303,9 @@ TEST(ShmRingWindow, FastLapsGiveTheWholeRing) {
 
 // The window is kept at least twice the largest frame, so a drained ring always takes the next.
 TEST(ShmRingWindow, LargeFrameWidensTheWindow) {
-  RingMemory m(1024);
-  RingProducer p;
-  RingConsumer c;
-  p.attach(m.mem, m.cells, 64);
-  c.attach(m.mem, m.cells, 64);
+  WindowedRing r;
+  RingProducer& p = r.p;
+  RingConsumer& c = r.c;
   std::uint64_t sent = 0, next = 0;
   ASSERT_TRUE(write_numbered(p, sent++, 40));
   EXPECT_EQ(p.window(), 128u);
