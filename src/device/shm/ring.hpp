@@ -118,6 +118,7 @@ class RingProducer {
     mask_ = cell_count - 1;
     max_cells_ = max_frame_cells(cell_count);
     window_ = window > 0 && window < cell_count ? window : cell_count;
+    lap_start_ = {};
     tail_ = 0;
     cached_head_ = 0;
     stale_.assign((cell_count + 63) / 64, 0);
@@ -138,9 +139,10 @@ class RingProducer {
   }
 
   // try_write() of a frame that fits one cell (header_len + payload_len <= kCellFrameBytes):
-  // the short protocol, on a ring attached without a window. One cell never wraps, the copies are a few moves; nothing else is written
-  // but the next cell's seq word when that cell is stale (after a longer frame), and nothing else
-  // read but the consumer's head when the cached copy says the ring is full.
+  // the short protocol, on a ring attached without a window. One cell never wraps, the copies are
+  // a few moves; nothing else is written but the next cell's seq word when that cell is stale
+  // (after a longer frame), and nothing else read but the consumer's head when the cached copy
+  // says the ring is full.
   bool try_write_cell(std::span<const std::byte> header, std::span<const std::byte> payload,
                       std::memory_order publish = std::memory_order_release) {
     if (!have_room(2, std::memory_order_acquire)) return false;
