@@ -21,12 +21,11 @@
 // 64 KiB copy into a ring page touched for the first time, 3 us a page on this machine), and with
 // a 200 us threshold each of those put the rank to sleep for 10 ms: ring medians of 9
 // interleaved runs 0.0525 s with 200 us, 0.0495 with 450, 0.0488 with 700 (Open MPI 0.0412);
-// beside 3 busy programs, 11 runs, 0.69 s with 200 and 0.63 with 500 (Open MPI 12 s).
-// With a core per rank, waits keep yielding: a
-// yielding rank is still runnable on its core, a sleeping one needs an interrupt to wake (2 ranks
-// beside busy programs, 8 B allreduce: 3 us yielding, 17 us sleeping). Beside one busy program
-// (bench/busy_neighbour.sh, osu_latency 0-8 B, 2 ranks), ranks bound to a core each (mpiexec's
-// default when ranks <= cores) took 0.10 us a message, and 0.18 when they also spun 10 ms
+// beside 3 busy programs, 11 runs, 0.69 s with 200 and 0.63 with 500 (Open MPI 12 s). With a
+// core per rank, waits keep yielding: a yielding rank is still runnable on its core, a sleeping
+// one needs an interrupt to wake (2 ranks beside busy programs, 8 B allreduce: 3 us yielding,
+// 17 us sleeping). Beside one busy program (bench/busy_neighbour.sh, osu_latency 0-8 B, 2 ranks),
+// ranks bound to a core each (mpiexec's default when ranks <= cores) took 0.10 us a message, and 0.18 when they also spun 10 ms
 // before yielding (RAILMPI_SPIN_TIME=10000); unbound ranks took 3-5 us, and 0.18 spinning 10 ms,
 // but unbound ranks that the scheduler put on one core then take a time slice a message (4 ms)
 // instead of 13 us: so no spin time unless set.

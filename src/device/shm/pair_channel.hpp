@@ -13,8 +13,8 @@
 // Both rings are RingProducer/RingConsumer pairs (ring.hpp); an announced frame is written only
 // when it fits in both, so a packet is never published without its announcement. The packet ring
 // starts with a window of kPacketWindowCells (ring.hpp): until a stream fills it or laps it
-// quickly, packets stay in its first 256 KiB, so a rank touches few of the ring's pages for the first time (3 us a page on
-// this machine) and the packets stay in the caches.
+// quickly, packets stay in its first 256 KiB, so a rank touches few of the ring's pages for the
+// first time (3 us a page on this machine) and the packets stay in the caches.
 #pragma once
 
 #include <cstddef>

@@ -93,6 +93,11 @@ constexpr std::size_t ring_max_payload(std::size_t cell_count) {
 }
 static_assert(frame_cells(64, ring_max_payload(64)) <= max_frame_cells(64));
 
+// Cells of a producer's first window: `window` when it is smaller than the ring, else the ring.
+constexpr std::size_t first_window(std::size_t window, std::size_t cell_count) {
+  return window > 0 && window < cell_count ? window : cell_count;
+}
+
 namespace detail {
 inline std::uint64_t load(const std::uint64_t& w, std::memory_order mo) {
   return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(w)).load(mo);
@@ -117,7 +122,7 @@ class RingProducer {
     count_ = cell_count;
     mask_ = cell_count - 1;
     max_cells_ = max_frame_cells(cell_count);
-    window_ = window > 0 && window < cell_count ? window : cell_count;
+    window_ = first_window(window, cell_count);
     lap_start_ = {};
     tail_ = 0;
     cached_head_ = 0;
@@ -298,7 +303,7 @@ class RingConsumer {
     cells_ = reinterpret_cast<Cell*>(static_cast<std::byte*>(mem) + kRingCellsOffset);
     count_ = cell_count;
     mask_ = cell_count - 1;
-    batch_ = window > 0 && window < cell_count ? std::min(cell_count / 8, window / 4) : cell_count / 8;
+    batch_ = std::min(cell_count / 8, first_window(window, cell_count) / 4);
     head_ = 0;
     published_ = 0;
   }
