@@ -25,10 +25,10 @@
 // core per rank, waits keep yielding: a yielding rank is still runnable on its core, a sleeping
 // one needs an interrupt to wake (2 ranks beside busy programs, 8 B allreduce: 3 us yielding,
 // 17 us sleeping). Beside one busy program (bench/busy_neighbour.sh, osu_latency 0-8 B, 2 ranks),
-// ranks bound to a core each (mpiexec's default when ranks <= cores) took 0.10 us a message, and 0.18 when they also spun 10 ms
-// before yielding (RAILMPI_SPIN_TIME=10000); unbound ranks took 3-5 us, and 0.18 spinning 10 ms,
-// but unbound ranks that the scheduler put on one core then take a time slice a message (4 ms)
-// instead of 13 us: so no spin time unless set.
+// ranks bound to a core each (mpiexec's default when ranks <= cores) took 0.10 us a message, and
+// 0.18 when they also spun 10 ms before yielding (RAILMPI_SPIN_TIME=10000); unbound ranks took
+// 3-5 us, and 0.18 spinning 10 ms, but unbound ranks that the scheduler put on one core then
+// take a time slice a message (4 ms) instead of 13 us: so no spin time unless set.
 #pragma once
 
 #include <sched.h>
