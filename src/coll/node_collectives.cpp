@@ -50,7 +50,9 @@ void NodeCollectives::decide(const core::Communicator& c) {
   }
   // Rank 0 claims a slot for all members and tells them which (or -1: the region is full), and
   // from which size allreduce goes by blocks (a size every member must agree on).
-  const std::size_t zeroed = std::size_t(c.size()) * sizeof(Flag) + kSmallDepth * sizeof(SmallCell);
+  // Zeroed: every call number a reader compares with (flags, inline cells, small cells); one left
+  // by an earlier communicator in the slot would otherwise pass for this one's.
+  const std::size_t zeroed = std::size_t(c.size()) * kMemberLines * 64 + kSmallDepth * sizeof(SmallCell);
   std::int32_t agreed[2] = {-1, 0};
   if (c.rank == 0) {
     agreed[0] = memory_.claim(c.size(), zeroed);
@@ -61,6 +63,9 @@ void NodeCollectives::decide(const core::Communicator& c) {
   engine_.run(std::move(s));
   c.node_slot = agreed[0];
   if (agreed[0] >= 0) {
+    // Flags, inline and small cells, used from the first call on: mapped now rather than by a
+    // page fault in each of the first 16 pages' first calls (10-100 us each on this machine).
+    memory_.prefault(memory_.slot(agreed[0]).first(zeroed));
     progress_[std::size_t(agreed[0])] =
         Progress{0, 0, std::vector<std::uint32_t>(std::size_t(c.size()), 0), std::size_t(agreed[1])};
   }
@@ -76,8 +81,9 @@ NodeCollectives::Call NodeCollectives::begin(const core::Communicator& c) {
   const std::size_t n = std::size_t(c.size());
   Call k;
   k.flags = reinterpret_cast<Flag*>(base);
-  k.small_cells = reinterpret_cast<SmallCell*>(base + n * sizeof(Flag));
-  k.bcast_cells = base + n * sizeof(Flag) + kSmallDepth * sizeof(SmallCell);
+  k.inline_lines = reinterpret_cast<InlineLine*>(base + n * sizeof(Flag));
+  k.small_cells = reinterpret_cast<SmallCell*>(base + n * kMemberLines * 64);
+  k.bcast_cells = base + n * kMemberLines * 64 + kSmallDepth * sizeof(SmallCell);
   k.input_cells = k.bcast_cells + kDepth * cell_;
   k.cell = cell_;
   k.n = c.size();
@@ -154,6 +160,73 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
   }
 }
 
+bool NodeCollectives::wait_word(const Call& k, const std::uint32_t& word, int rank, std::uint32_t target) {
+  for (unsigned i = 0; i < spin_; ++i) {
+    if (load(word, std::memory_order_acquire) == target) return true;
+    if (i % kPollEvery == kPollEvery - 1) engine_.progress().poll();
+  }
+  wait_rank(k, rank, target);
+  return load(word, std::memory_order_acquire) == target;
+}
+
+void NodeCollectives::put_inline(const Call& k, const void* in, std::size_t bytes) {
+  InlineLine* line = k.inline_cell(k.me);
+  const auto* src = static_cast<const std::byte*>(in);
+  for (std::size_t j = 0, at = 0; j < inline_lines(bytes); ++j, at += kInlinePart) {
+    line[j].bytes = static_cast<std::uint32_t>(bytes);
+    if (bytes > at) std::memcpy(line[j].data, src + at, std::min(kInlinePart, bytes - at));
+    std::atomic_ref<std::uint32_t>(line[j].seq).store(k.seq, std::memory_order_release);
+  }
+  arrive(k, kNoBytes);
+}
+
+std::size_t NodeCollectives::get_inline(const Call& k, int rank, std::byte* out, std::size_t bytes) {
+  const InlineLine* line = k.inline_cell(rank);
+  // Every line this rank expects is polled at once, so that they travel in parallel.
+  const std::size_t lines = inline_lines(bytes);
+  const auto there = [&] {
+    bool all = true;
+    for (std::size_t j = 0; j < lines; ++j) all &= load(line[j].seq, std::memory_order_acquire) == k.seq;
+    return all;
+  };
+  if (!there()) [[unlikely]] {
+    bool spun = false;
+    for (unsigned i = 0; i < spin_ && !spun; ++i) {
+      if (i % kPollEvery == kPollEvery - 1) engine_.progress().poll();
+      spun = there();
+    }
+    // Past the spin, the flag; then the lines the rank wrote are there (it writes fewer than this
+    // rank expects when it passes fewer bytes, and none when it passes its input cell: more than
+    // kInlineMax, an error that is reported as a truncation).
+    if (!spun) wait_rank(k, rank, k.seq);
+    if (load(line[0].seq, std::memory_order_acquire) != k.seq) {
+      std::memset(out, 0, bytes);
+      return k.bytes_of(rank);
+    }
+  }
+  const std::size_t sent = line[0].bytes, got = std::min(sent, bytes);
+  for (std::size_t j = 0, at = 0; at < got; ++j, at += kInlinePart)
+    std::memcpy(out + at, line[j].data, std::min(kInlinePart, got - at));
+  if (got < bytes) std::memset(out + got, 0, bytes - got);
+  return sent;
+}
+
+std::size_t NodeCollectives::combine_inline(const Call& k, void* out, std::size_t count, const Reducer& op) {
+  const std::size_t bytes = count * op.elem;
+  alignas(64) std::byte acc[kInlineMax];
+  alignas(64) std::byte x[kInlineMax];
+  std::size_t most = get_inline(k, k.n - 1, acc, bytes);
+  for (int i = k.n - 2; i >= 0; --i) {
+    most = std::max(most, get_inline(k, i, x, bytes));
+    op(x, acc, count);
+  }
+  if (bytes) std::memcpy(out, acc, bytes);
+  // Every rank's line showed this call: every rank entered it.
+  Progress& p = *k.progress;
+  if (!reached(p.synced, k.seq)) p.synced = k.seq;
+  return most;
+}
+
 void NodeCollectives::map_once(bool& mapped, std::span<std::byte> cells, std::size_t bytes) {
   if (bytes <= kPageBytes || mapped) [[likely]] return;
   memory_.prefault(cells);
@@ -212,7 +285,8 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
     return Result::done;
   }
   arrive(k, kNoBytes);
-  if (load(small.seq, std::memory_order_acquire) != k.seq) wait_rank(k, root, k.seq);
+  // The root stores the call number in the small cell before it sets its flag: always there then.
+  if (load(small.seq, std::memory_order_acquire) != k.seq) wait_word(k, small.seq, root, k.seq);
   const std::size_t sent = small.bytes;
   const std::size_t got = std::min(bytes, sent);
   if (sent <= kSmallBcastMax) {
@@ -242,6 +316,12 @@ NodeCollectives::Result NodeCollectives::reduce(const core::Communicator& c, con
   const std::size_t bytes = count * op.elem;
   if (!op.fn || !usable(c, bytes)) return Result::not_taken;
   const Call k = begin(c);
+  if (bytes <= kInlineMax) {
+    wait_all(k, k.seq - 1);  // every reader of this rank's inline cell finished call seq-2
+    put_inline(k, sendbuf, bytes);
+    if (k.me != root) return Result::done;
+    return combine_inline(k, recvbuf, count, op) > bytes ? Result::truncated : Result::done;
+  }
   map_once(k.progress->input_cells_mapped, {k.input_cells, std::size_t(k.n) * 2 * k.cell}, bytes);
   wait_all(k, k.seq - 1);  // every reader of this rank's input cell finished call seq-2
   if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
@@ -257,6 +337,11 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   const std::size_t bytes = count * op.elem;
   if (!op.fn || !usable(c, bytes)) return Result::not_taken;
   const Call k = begin(c);
+  if (bytes <= kInlineMax) {
+    wait_all(k, k.seq - 1);  // every reader of this rank's inline cell finished call seq-2
+    put_inline(k, sendbuf, bytes);
+    return combine_inline(k, recvbuf, count, op) > bytes ? Result::truncated : Result::done;
+  }
   map_once(k.progress->input_cells_mapped, {k.input_cells, std::size_t(k.n) * 2 * k.cell}, bytes);
   wait_all(k, k.seq - 1);  // every reader of this rank's input cell finished call seq-2
   if (bytes >= k.progress->blocks_min) return allreduce_blocks(k, sendbuf, recvbuf, count, op);

@@ -78,6 +78,17 @@ int main(int argc, char **argv) {
         if (mt_rank == 1) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "bcast of 249 bytes into 248");
         rc = MPI_Bcast(b249, mt_rank == 0 ? 248 : 247, MPI_CHAR, 0, MPI_COMM_WORLD);
         if (mt_rank == 1) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "bcast of 248 bytes into 247");
+        /* Allreduce and reduce: the rank that passes fewer elements sees the truncation, within
+         * RailMPI's inline limit (224 bytes) and across it, whichever side passes more. */
+        char c225[225] = {0}, r225[225];
+        const int pairs[][2] = {{10, 5}, {225, 224}, {224, 225}, {5, 10}};
+        for (int i = 0; i < 4; i++) {
+            const int mine = pairs[i][mt_rank], other = pairs[i][1 - mt_rank];
+            rc = MPI_Allreduce(c225, r225, mine, MPI_CHAR, MPI_SUM, MPI_COMM_WORLD);
+            if (mine < other) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "allreduce with a longer input");
+            rc = MPI_Reduce(c225, r225, mine, MPI_CHAR, MPI_SUM, 1, MPI_COMM_WORLD);
+            if (mt_rank == 1 && mine < other) expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, "reduce with a longer input");
+        }
     }
 
     expect_class(MPI_Allreduce(a, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER, MPI_ERR_ARG,

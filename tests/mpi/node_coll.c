@@ -8,7 +8,7 @@
  * arrives late while the others wait without burning their cores; and a 1000-iteration 8-byte
  * allreduce loop (oversubscribed with 8 ranks on 2 cores); bcasts whose root runs far ahead of a
  * late rank, with sizes on both sides of RailMPI's small-cell limit; allreduces on both sides of
- * the sizes from which RailMPI combines by blocks. */
+ * the sizes from which RailMPI combines by blocks; reductions around its inline cells' lines. */
 #include "mpitest.h"
 
 #include <sys/resource.h>
@@ -276,6 +276,94 @@ static void allreduce_blocks(MPI_Comm comm) {
 /* A communicator's bcasts must never see what an earlier, freed communicator left in the node
  * slot it gets again: comm A makes 300 bcasts and is freed; comm B makes 299 allreduces, so its
  * call 300 is a bcast with the same call number as A's last one. */
+/* Allreduce and reduce (rotating roots) of sizes around RailMPI's inline cell lines (56 bytes a
+ * line, 224 at most): bytes with BOR, doubles summed (bitwise equal on every rank), DOUBLE_INT
+ * MAXLOC and LONG_DOUBLE sums (16-byte elements), every fourth call in place. */
+static void reductions_inline(MPI_Comm comm) {
+    int me, n;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Comm_size(comm, &n));
+    static unsigned char bin[256], bout[256];
+    static double din[32], dout[32], dfirst[32];
+    static struct { double v; int i; } pin[16], pout[16];
+    static long double lin[16], lout[16];
+    const int bytes[] = {0, 1, 55, 56, 57, 111, 112, 113, 167, 168, 169, 223, 224, 225, 8};
+    const int doubles[] = {1, 6, 7, 8, 14, 15, 27, 28, 29};
+    const int sixteens[] = {1, 3, 4, 13, 14, 15};
+    for (int k = 0; k < 90; k++) {
+        const int in_place = k % 4 == 1, root = k % n;
+        const int sz = bytes[k % 15];
+        for (int i = 0; i < sz; i++) bin[i] = (unsigned char)(1u << ((me + i + k) % 8));
+        if (in_place) memcpy(bout, bin, (size_t)sz);
+        else memset(bout, 0, sizeof bout);
+        if (k % 2) {
+            MPI_OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : bin, bout, sz, MPI_BYTE, MPI_BOR, comm));
+        } else {
+            MPI_OK(MPI_Reduce(in_place && me == root ? MPI_IN_PLACE : bin, bout, sz, MPI_BYTE, MPI_BOR, root, comm));
+        }
+        if (k % 2 || me == root) {
+            for (int i = 0; i < sz; i++) {
+                unsigned want = 0;
+                for (int r = 0; r < n && r < 8; r++) want |= 1u << ((r + i + k) % 8);
+                if (bout[i] != want) {
+                    CHECK(0, "inline %s %d (%d bytes%s) [%d]: %#x want %#x", k % 2 ? "allreduce" : "reduce", k, sz,
+                          in_place ? ", in place" : "", i, bout[i], want);
+                    break;
+                }
+            }
+            for (int i = sz; i < (int)sizeof bout && !in_place; i++)
+                if (bout[i]) {
+                    CHECK(0, "inline call %d (%d bytes) wrote byte %d past the count", k, sz, i);
+                    break;
+                }
+        }
+
+        const int cnt = doubles[k % 9];
+        for (int i = 0; i < cnt; i++) din[i] = fp_input(me, i, k);
+        if (in_place) memcpy(dout, din, sizeof(double) * (size_t)cnt);
+        MPI_OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : din, dout, cnt, MPI_DOUBLE, MPI_SUM, comm));
+        memcpy(dfirst, dout, sizeof(double) * (size_t)cnt);
+        MPI_OK(MPI_Bcast(dfirst, cnt, MPI_DOUBLE, root, comm));
+        CHECK(memcmp(dfirst, dout, sizeof(double) * (size_t)cnt) == 0,
+              "inline double allreduce %d (count %d): result differs from rank %d's", k, cnt, root);
+        for (int i = 0; i < cnt; i++) {
+            double ref = 0, mag = 0;
+            for (int r = 0; r < n; r++) {
+                ref += fp_input(r, i, k);
+                mag += absd(fp_input(r, i, k));
+            }
+            if (absd(dout[i] - ref) > 1e-12 * mag) {
+                CHECK(0, "inline double allreduce %d (count %d) [%d]: %.17g want %.17g", k, cnt, i, dout[i], ref);
+                break;
+            }
+        }
+
+        const int np = sixteens[k % 6];
+        for (int i = 0; i < np; i++) {
+            pin[i].v = (double)((me * 5 + i + k) % 3);
+            pin[i].i = me;
+            lin[i] = (long double)(me + 1) * (i + k + 1);
+        }
+        MPI_OK(MPI_Allreduce(pin, pout, np, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+        MPI_OK(MPI_Reduce(lin, lout, np, MPI_LONG_DOUBLE, MPI_SUM, root, comm));
+        for (int i = 0; i < np; i++) {
+            int at = 0;
+            for (int r = 1; r < n; r++)
+                if ((r * 5 + i + k) % 3 > (at * 5 + i + k) % 3) at = r;
+            if (pout[i].v != (double)((at * 5 + i + k) % 3) || pout[i].i != at) {
+                CHECK(0, "inline maxloc allreduce %d (count %d) [%d]: (%g, %d) want rank %d", k, np, i, pout[i].v,
+                      pout[i].i, at);
+                break;
+            }
+            const long double want = (long double)n * (n + 1) / 2 * (i + k + 1);
+            if (me == root && lout[i] != want) {
+                CHECK(0, "inline long double reduce %d (count %d) [%d]: %Lg want %Lg", k, np, i, lout[i], want);
+                break;
+            }
+        }
+    }
+}
+
 static void bcast_after_freed_communicator(void) {
     MPI_Comm a, b;
     int v = 0;
@@ -364,6 +452,7 @@ static void suite(MPI_Comm comm, int iters) {
     bcast_run_ahead(comm);
     bcast_pieces(comm);
     allreduce_blocks(comm);
+    reductions_inline(comm);
 }
 
 int main(int argc, char **argv) {

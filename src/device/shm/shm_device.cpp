@@ -245,7 +245,8 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
 }
 
 std::size_t ShmDevice::node_slot_bytes(int members) const {
-  return std::size_t(members) * (128 + 2 * node_cell_bytes_) + 16 * node_cell_bytes_ + kNodeSmallCellBytes;
+  return std::size_t(members) * (kNodeMemberLineBytes + 2 * node_cell_bytes_) + 16 * node_cell_bytes_ +
+         kNodeSmallCellBytes;
 }
 
 std::string ShmDevice::node_region_name(int leader) const {

@@ -12,7 +12,7 @@
 //
 // Node region (node_region.hpp): with RAILMPI_NODE_COLL_LIMIT > 0 and at least one peer, the
 // lowest rank of the node creates the node's shared region before that barrier and the others map
-// it after it. Each of its kNodeSlots slots has room, per member, for two 64-byte lines and two
+// it after it. Each of its kNodeSlots slots has room, per member, for ten 64-byte lines and two
 // cells of RAILMPI_NODE_COLL_LIMIT bytes (rounded up to 64), plus 16 more such cells and
 // kNodeSmallCellBytes for 256 small cells of 256 bytes: what the node-level collectives lay out
 // in a slot (coll/node_collectives.hpp).
@@ -102,6 +102,7 @@ class ShmDevice final : public Device {
   NodeRegion* node_region() { return node_region_.valid() ? &node_region_ : nullptr; }
   static constexpr int kNodeSlots = 64;
   static constexpr std::size_t kNodeSmallCellBytes = 256 * 256;
+  static constexpr std::size_t kNodeMemberLineBytes = (2 + 2 * 4) * 64;
 
   // Name of this rank's segment (for tests).
   const std::string& segment_name() const { return segment_name_; }
