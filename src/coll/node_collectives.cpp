@@ -30,6 +30,7 @@ NodeCollectives::NodeCollectives(mcm::MultiMethod& mcm, Engine& engine, const ba
       engine_(engine),
       limit_(settings.node_coll_limit),
       cell_((settings.node_coll_limit + 63) / 64 * 64),
+      light_stores_(memory_.light_stores()),
       spin_(settings.spin_count),
       yield_(settings.yield_count),
       progress_(memory_.available() ? std::size_t(memory_.slots()) : 0) {}
@@ -96,8 +97,16 @@ NodeCollectives::Call NodeCollectives::begin(const core::Communicator& c) {
 void NodeCollectives::arrive(const Call& k, std::size_t bytes) {
   Flag& f = k.flags[k.me];
   if (bytes != kNoBytes) f.bytes[k.seq % kDepth] = static_cast<std::uint32_t>(bytes);
-  std::atomic_ref<std::uint32_t>(f.seq).store(k.seq, std::memory_order_seq_cst);
-  // Pairs with the sleeper's increment and re-check in wait_for().
+  // Pairs with the sleeper's increment, process barrier and re-check in wait_for(). The fence of a
+  // seq_cst store stalls this rank until the others' copies of the line are gone: 2 ranks,
+  // osu_barrier 0.48 us with it and 0.32 without, 8 B bcast 0.11 and 0.07 (Open MPI 0.54, 0.14;
+  // medians of 5-7 interleaved runs). The sleeper's barrier costs 1.4 us or more per sleep slice.
+  if (light_stores_) [[likely]] {
+    std::atomic_ref<std::uint32_t>(f.seq).store(k.seq, std::memory_order_release);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  } else {
+    std::atomic_ref<std::uint32_t>(f.seq).store(k.seq, std::memory_order_seq_cst);
+  }
   if (load(f.sleepers, std::memory_order_seq_cst) != 0) [[unlikely]] mcm::NodeMemory::wake(&f.seq);
 }
 
@@ -147,6 +156,7 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
   std::atomic_ref<std::uint32_t> sleepers(flag.sleepers);
   for (;;) {
     sleepers.fetch_add(1, std::memory_order_seq_cst);
+    mcm::NodeMemory::sleeper_fence();  // the arriving rank's store may have had no fence
     const std::uint32_t now = load(flag.seq, std::memory_order_seq_cst);
     if (!reached(now, target)) mcm::NodeMemory::wait(&flag.seq, now, slice);
     sleepers.fetch_sub(1, std::memory_order_relaxed);

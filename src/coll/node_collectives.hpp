@@ -249,6 +249,7 @@ class NodeCollectives {
   Engine& engine_;
   std::size_t limit_;
   std::size_t cell_;
+  bool light_stores_;  // arrive() stores without a fence (mcm::NodeMemory::light_stores)
   unsigned spin_;
   unsigned yield_;
   std::vector<Progress> progress_;  // per slot

@@ -11,6 +11,7 @@
 #include <span>
 
 #include "device/shm/node_region.hpp"
+#include "device/shm/process_barrier.hpp"
 
 namespace railmpi::mcm {
 
@@ -28,6 +29,12 @@ class NodeMemory {
   void prefault(std::span<std::byte> bytes) const { region_->prefault(bytes); }
   std::size_t slot_bytes() const { return region_->slot_bytes(); }
   int slots() const { return region_->slots(); }
+
+  // Whether this process may store a futex word without a fence before it loads the word's
+  // sleeper count: a sleeper calls sleeper_fence() between counting itself and re-checking the
+  // word (device/shm/process_barrier.hpp). False: store with a full fence (seq_cst).
+  bool light_stores() const { return region_ != nullptr && region_->light_stores(); }
+  static void sleeper_fence() { device::shm::process_barrier(); }
 
   static void wait(std::uint32_t* word, std::uint32_t expected, std::chrono::microseconds timeout) {
     device::shm::NodeRegion::wait(word, expected, timeout);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "device/shm/futex.hpp"
+#include "device/shm/process_barrier.hpp"
 #include "device/shm/segment.hpp"
 
 namespace railmpi::device::shm {
@@ -66,6 +67,7 @@ NodeRegion NodeRegion::open(const std::string& name, std::string* error) {
 }
 
 void NodeRegion::attach(const std::string& name) {
+  light_stores_ = register_for_process_barriers();
   Header* h = header();
   const std::uint32_t now = std::atomic_ref<std::uint32_t>(h->attached).fetch_add(1, std::memory_order_acq_rel) + 1;
   if (now == h->members) unlink_shared(name, nullptr);

@@ -58,6 +58,10 @@ class NodeRegion {
   void prefault(std::span<std::byte> bytes) const;
   std::span<std::byte> slot(int index) const;
 
+  // Whether this process is registered for process_barrier() (by create() or open()): its stores
+  // of a word that a sleeper may wait on then need no fence before it loads the sleeper count.
+  bool light_stores() const { return light_stores_; }
+
   // Sleeps while *word == expected, at most `timeout` (a wake, a signal or a spurious wake-up
   // may end it sooner). `word` must lie in a shared mapping.
   static void wait(std::uint32_t* word, std::uint32_t expected, std::chrono::microseconds timeout);
@@ -70,6 +74,7 @@ class NodeRegion {
   void attach(const std::string& name);
 
   SharedMapping map_;
+  bool light_stores_ = false;
 };
 
 }  // namespace railmpi::device::shm
