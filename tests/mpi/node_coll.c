@@ -195,6 +195,55 @@ static void bcast_pieces(MPI_Comm comm) {
     }
 }
 
+/* Allreduce (sum) of `cnt` doubles, fp_input(rank, i, k), in place or not: the result is bitwise
+ * rank `root`'s on every rank and close to the exact sum. `what` names the call in messages. */
+static void double_sum_checked(MPI_Comm comm, int cnt, int k, int in_place, int root, const char *what) {
+    int me, n;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Comm_size(comm, &n));
+    static double din[8192], dout[8192], dfirst[8192];
+    for (int i = 0; i < cnt; i++) din[i] = fp_input(me, i, k);
+    if (in_place) memcpy(dout, din, sizeof(double) * (size_t)cnt);
+    MPI_OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : din, dout, cnt, MPI_DOUBLE, MPI_SUM, comm));
+    memcpy(dfirst, dout, sizeof(double) * (size_t)cnt);
+    MPI_OK(MPI_Bcast(dfirst, cnt, MPI_DOUBLE, root, comm));
+    CHECK(memcmp(dfirst, dout, sizeof(double) * (size_t)cnt) == 0, "%s %d (count %d): result differs from rank %d's",
+          what, k, cnt, root);
+    for (int i = 0; i < cnt; i++) {
+        double ref = 0, mag = 0;
+        for (int r = 0; r < n; r++) {
+            ref += fp_input(r, i, k);
+            mag += absd(fp_input(r, i, k));
+        }
+        if (absd(dout[i] - ref) > 1e-12 * mag) {
+            CHECK(0, "%s %d (count %d) [%d]: %.17g want %.17g", what, k, cnt, i, dout[i], ref);
+            break;
+        }
+    }
+}
+
+/* Allreduce of `np` DOUBLE_INT pairs with MAXLOC (16-byte elements), checked on every rank. */
+static void maxloc_checked(MPI_Comm comm, int np, int k, const char *what) {
+    int me, n;
+    MPI_OK(MPI_Comm_rank(comm, &me));
+    MPI_OK(MPI_Comm_size(comm, &n));
+    static struct { double v; int i; } pin[4096], pout[4096];
+    for (int i = 0; i < np; i++) {
+        pin[i].v = (double)((me * 5 + i + k) % 3);
+        pin[i].i = me;
+    }
+    MPI_OK(MPI_Allreduce(pin, pout, np, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+    for (int i = 0; i < np; i++) {
+        int at = 0;
+        for (int r = 1; r < n; r++)
+            if ((r * 5 + i + k) % 3 > (at * 5 + i + k) % 3) at = r;
+        if (pout[i].v != (double)((at * 5 + i + k) % 3) || pout[i].i != at) {
+            CHECK(0, "%s %d (count %d) [%d]: (%g, %d) want rank %d", what, k, np, i, pout[i].v, pout[i].i, at);
+            break;
+        }
+    }
+}
+
 /* Allreduce sizes around where RailMPI's node path starts to go by blocks, each rank combining one
  * n-th (2 KiB, or 16 KiB when the node has more ranks than CPUs): bytes (BOR of one bit per rank
  * and position, so every size lands, and blocks split at any byte), doubles in odd counts
@@ -206,8 +255,6 @@ static void allreduce_blocks(MPI_Comm comm) {
     MPI_OK(MPI_Comm_rank(comm, &me));
     MPI_OK(MPI_Comm_size(comm, &n));
     static unsigned char bin[65536], bout[65536];
-    static double din[8192], dout[8192], dfirst[8192];
-    static struct { double v; int i; } pin[4096], pout[4096];
     const int bytes[] = {2047, 2048, 2049, 1, 4099, 16383, 16384, 16385, 65535, 65536, 63};
     const int doubles[] = {255, 256, 257, 2047, 2049, 8191, 3};
     const int pairs[] = {127, 128, 129, 1023, 1025, 4095, 5};
@@ -229,42 +276,8 @@ static void allreduce_blocks(MPI_Comm comm) {
         }
 
         if (k % 3 == 0) MPI_OK(MPI_Barrier(comm));
-        const int cnt = doubles[k % 7];
-        for (int i = 0; i < cnt; i++) din[i] = fp_input(me, i, k);
-        if (in_place) memcpy(dout, din, sizeof(double) * (size_t)cnt);
-        MPI_OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : din, dout, cnt, MPI_DOUBLE, MPI_SUM, comm));
-        memcpy(dfirst, dout, sizeof(double) * (size_t)cnt);
-        MPI_OK(MPI_Bcast(dfirst, cnt, MPI_DOUBLE, k % n, comm));
-        CHECK(memcmp(dfirst, dout, sizeof(double) * (size_t)cnt) == 0,
-              "double allreduce %d (count %d): result differs from rank %d's", k, cnt, k % n);
-        for (int i = 0; i < cnt; i++) {
-            double ref = 0, mag = 0;
-            for (int r = 0; r < n; r++) {
-                ref += fp_input(r, i, k);
-                mag += absd(fp_input(r, i, k));
-            }
-            if (absd(dout[i] - ref) > 1e-12 * mag) {
-                CHECK(0, "double allreduce %d (count %d) [%d]: %.17g want %.17g", k, cnt, i, dout[i], ref);
-                break;
-            }
-        }
-
-        const int np = pairs[k % 7];
-        for (int i = 0; i < np; i++) {
-            pin[i].v = (double)((me * 5 + i + k) % 3);
-            pin[i].i = me;
-        }
-        MPI_OK(MPI_Allreduce(pin, pout, np, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
-        for (int i = 0; i < np; i++) {
-            int at = 0;
-            for (int r = 1; r < n; r++)
-                if ((r * 5 + i + k) % 3 > (at * 5 + i + k) % 3) at = r;
-            if (pout[i].v != (double)((at * 5 + i + k) % 3) || pout[i].i != at) {
-                CHECK(0, "maxloc allreduce %d (count %d) [%d]: (%g, %d) want rank %d", k, np, i, pout[i].v, pout[i].i,
-                      at);
-                break;
-            }
-        }
+        double_sum_checked(comm, doubles[k % 7], k, in_place, k % n, "double allreduce");
+        maxloc_checked(comm, pairs[k % 7], k, "maxloc allreduce");
         if (k % 3 == 2) {
             long long x = me + k, y = -1;
             MPI_OK(MPI_Reduce(&x, &y, 1, MPI_LONG_LONG, MPI_SUM, k % n, comm));
@@ -273,9 +286,6 @@ static void allreduce_blocks(MPI_Comm comm) {
     }
 }
 
-/* A communicator's bcasts must never see what an earlier, freed communicator left in the node
- * slot it gets again: comm A makes 300 bcasts and is freed; comm B makes 299 allreduces, so its
- * call 300 is a bcast with the same call number as A's last one. */
 /* Allreduce and reduce (rotating roots) of sizes around RailMPI's inline cell lines (56 bytes a
  * line, 224 at most): bytes with BOR, doubles summed (bitwise equal on every rank), DOUBLE_INT
  * MAXLOC and LONG_DOUBLE sums (16-byte elements), every fourth call in place. */
@@ -284,13 +294,11 @@ static void reductions_inline(MPI_Comm comm) {
     MPI_OK(MPI_Comm_rank(comm, &me));
     MPI_OK(MPI_Comm_size(comm, &n));
     static unsigned char bin[256], bout[256];
-    static double din[32], dout[32], dfirst[32];
-    static struct { double v; int i; } pin[16], pout[16];
     static long double lin[16], lout[16];
     const int bytes[] = {0, 1, 55, 56, 57, 111, 112, 113, 167, 168, 169, 223, 224, 225, 8};
     const int doubles[] = {1, 6, 7, 8, 14, 15, 27, 28, 29};
     const int sixteens[] = {1, 3, 4, 13, 14, 15};
-    for (int k = 0; k < 90; k++) {
+    for (int k = 0; k < 45; k++) { /* every size three times, in place or not, rotating roots */
         const int in_place = k % 4 == 1, root = k % n;
         const int sz = bytes[k % 15];
         for (int i = 0; i < sz; i++) bin[i] = (unsigned char)(1u << ((me + i + k) % 8));
@@ -318,45 +326,14 @@ static void reductions_inline(MPI_Comm comm) {
                 }
         }
 
-        const int cnt = doubles[k % 9];
-        for (int i = 0; i < cnt; i++) din[i] = fp_input(me, i, k);
-        if (in_place) memcpy(dout, din, sizeof(double) * (size_t)cnt);
-        MPI_OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : din, dout, cnt, MPI_DOUBLE, MPI_SUM, comm));
-        memcpy(dfirst, dout, sizeof(double) * (size_t)cnt);
-        MPI_OK(MPI_Bcast(dfirst, cnt, MPI_DOUBLE, root, comm));
-        CHECK(memcmp(dfirst, dout, sizeof(double) * (size_t)cnt) == 0,
-              "inline double allreduce %d (count %d): result differs from rank %d's", k, cnt, root);
-        for (int i = 0; i < cnt; i++) {
-            double ref = 0, mag = 0;
-            for (int r = 0; r < n; r++) {
-                ref += fp_input(r, i, k);
-                mag += absd(fp_input(r, i, k));
-            }
-            if (absd(dout[i] - ref) > 1e-12 * mag) {
-                CHECK(0, "inline double allreduce %d (count %d) [%d]: %.17g want %.17g", k, cnt, i, dout[i], ref);
-                break;
-            }
-        }
-
+        double_sum_checked(comm, doubles[k % 9], k, in_place, root, "inline double allreduce");
         const int np = sixteens[k % 6];
-        for (int i = 0; i < np; i++) {
-            pin[i].v = (double)((me * 5 + i + k) % 3);
-            pin[i].i = me;
-            lin[i] = (long double)(me + 1) * (i + k + 1);
-        }
-        MPI_OK(MPI_Allreduce(pin, pout, np, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+        maxloc_checked(comm, np, k, "inline maxloc allreduce");
+        for (int i = 0; i < np; i++) lin[i] = (long double)(me + 1) * (i + k + 1);
         MPI_OK(MPI_Reduce(lin, lout, np, MPI_LONG_DOUBLE, MPI_SUM, root, comm));
-        for (int i = 0; i < np; i++) {
-            int at = 0;
-            for (int r = 1; r < n; r++)
-                if ((r * 5 + i + k) % 3 > (at * 5 + i + k) % 3) at = r;
-            if (pout[i].v != (double)((at * 5 + i + k) % 3) || pout[i].i != at) {
-                CHECK(0, "inline maxloc allreduce %d (count %d) [%d]: (%g, %d) want rank %d", k, np, i, pout[i].v,
-                      pout[i].i, at);
-                break;
-            }
+        for (int i = 0; i < np && me == root; i++) {
             const long double want = (long double)n * (n + 1) / 2 * (i + k + 1);
-            if (me == root && lout[i] != want) {
+            if (lout[i] != want) {
                 CHECK(0, "inline long double reduce %d (count %d) [%d]: %Lg want %Lg", k, np, i, lout[i], want);
                 break;
             }
@@ -364,6 +341,9 @@ static void reductions_inline(MPI_Comm comm) {
     }
 }
 
+/* A communicator's bcasts must never see what an earlier, freed communicator left in the node
+ * slot it gets again: comm A makes 300 bcasts and is freed; comm B makes 299 allreduces, so its
+ * call 300 is a bcast with the same call number as A's last one. */
 static void bcast_after_freed_communicator(void) {
     MPI_Comm a, b;
     int v = 0;
