@@ -170,13 +170,20 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
   }
 }
 
-bool NodeCollectives::wait_word(const Call& k, const std::uint32_t& word, int rank, std::uint32_t target) {
+template <class Ready>
+bool NodeCollectives::spin_until(Ready ready) {
   for (unsigned i = 0; i < spin_; ++i) {
-    if (load(word, std::memory_order_acquire) == target) return true;
+    if (ready()) return true;
     if (i % kPollEvery == kPollEvery - 1) engine_.progress().poll();
   }
+  return ready();
+}
+
+bool NodeCollectives::wait_word(const Call& k, const std::uint32_t& word, int rank, std::uint32_t target) {
+  const auto shows = [&] { return load(word, std::memory_order_acquire) == target; };
+  if (spin_until(shows)) return true;
   wait_rank(k, rank, target);
-  return load(word, std::memory_order_acquire) == target;
+  return shows();
 }
 
 void NodeCollectives::put_inline(const Call& k, const void* in, std::size_t bytes) {
@@ -200,15 +207,10 @@ std::size_t NodeCollectives::get_inline(const Call& k, int rank, std::byte* out,
     return all;
   };
   if (!there()) [[unlikely]] {
-    bool spun = false;
-    for (unsigned i = 0; i < spin_ && !spun; ++i) {
-      if (i % kPollEvery == kPollEvery - 1) engine_.progress().poll();
-      spun = there();
-    }
     // Past the spin, the flag; then the lines the rank wrote are there (it writes fewer than this
     // rank expects when it passes fewer bytes, and none when it passes its input cell: more than
     // kInlineMax, an error that is reported as a truncation).
-    if (!spun) wait_rank(k, rank, k.seq);
+    if (!spin_until(there)) wait_rank(k, rank, k.seq);
     if (load(line[0].seq, std::memory_order_acquire) != k.seq) {
       std::memset(out, 0, bytes);
       return k.bytes_of(rank);

@@ -217,6 +217,9 @@ class NodeCollectives {
   void wait_rank(const Call& k, int rank, std::uint32_t target);
   // Waits until flag.seq has reached `target` (wraparound-safe); returns the value read.
   std::uint32_t wait_for(Flag& flag, std::uint32_t target);
+  // Polls ready() up to RAILMPI_SPIN_COUNT times (the devices every kPollEvery); its last answer.
+  template <class Ready>
+  bool spin_until(Ready ready);
   // Waits until `word`, which `rank` writes before it sets its flag to `target`, shows `target`:
   // spins on the word (whose line holds what the caller reads next), then waits on the flag. False
   // when the flag reached `target` and the word does not show it (the rank wrote elsewhere).
