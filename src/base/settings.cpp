@@ -24,6 +24,8 @@ constexpr std::array kSpecs{
                 "Size of each per-pair shared-memory packet ring (payloads of frames over 1 KiB: eager messages and rendezvous packets); a quarter of it is the largest frame (the eager limit's ceiling), a sixteenth the size of rendezvous packets. Empty: the rings a rank writes to the other ranks of its node share 8 MiB, each a power of two from 256 KiB to 4 MiB (4 MiB for 2-3 ranks on a node, 2 MiB for 4-5, 1 MiB for 6-9): 2 ranks, 64 KiB osu_bw 28-31 instead of 16 GB/s with 1 MiB, but 8 ranks on 2 cores pass 64 KiB messages around a ring slower with 4 MiB rings (0.075 instead of 0.051 s). A sender writes only the first 256 KiB of a packet ring until a stream fills that window or laps it within 0.5 ms, then the whole ring: light traffic touches few pages for the first time and stays in the caches."},
     SettingSpec{"RAILMPI_SHM_CELL_RING_BYTES", "256K",
                 "Size of each per-pair ring of 64-byte cells that carries frames of up to 1 KiB and announces the packets (at most `RAILMPI_SHM_RING_BYTES`; mapped at start-up)."},
+    SettingSpec{"RAILMPI_SHM_PAIR_LINE", "1",
+                "1: a message of up to 52 bytes with its header (48-byte payload with a repeated envelope, 12 with a new one) to a rank whose last message of that size said it now watches goes through one 64-byte line the pair shares, written in turns (a ping-pong: each side answers there), instead of the cell ring of its direction: one line changes hands per message instead of two (0 = always the cell rings)."},
     SettingSpec{"RAILMPI_TCP_EAGER_LIMIT", "64K",
                 "Largest message the tcp device sends eagerly; larger ones use rendezvous."},
     SettingSpec{"RAILMPI_TCP_INTERFACE", "",
@@ -131,6 +133,7 @@ Settings Settings::from_environment() {
   s.shm_cma_min = read_size_or_automatic("RAILMPI_SHM_CMA_MIN");
   s.shm_ring_bytes = read_size_or_automatic("RAILMPI_SHM_RING_BYTES");
   s.shm_cell_ring_bytes = read_size("RAILMPI_SHM_CELL_RING_BYTES");
+  s.shm_pair_line = read_size("RAILMPI_SHM_PAIR_LINE") != 0;
   s.tcp_interface = std::string(env_or_default(spec("RAILMPI_TCP_INTERFACE")));
   s.tcp_rails = std::string(env_or_default(spec("RAILMPI_TCP_RAILS")));
   s.tcp_conns_per_rail = std::max(1u, read_unsigned("RAILMPI_TCP_CONNS_PER_RAIL"));
@@ -173,6 +176,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_SHM_CMA_MIN") return shm_cma_min == kAutomatic ? std::string() : std::to_string(shm_cma_min);
   if (name == "RAILMPI_SHM_RING_BYTES") return shm_ring_bytes == kAutomatic ? std::string() : std::to_string(shm_ring_bytes);
   if (name == "RAILMPI_SHM_CELL_RING_BYTES") return std::to_string(shm_cell_ring_bytes);
+  if (name == "RAILMPI_SHM_PAIR_LINE") return shm_pair_line ? "1" : "0";
   if (name == "RAILMPI_TCP_EAGER_LIMIT") return std::to_string(tcp_eager_limit);
   if (name == "RAILMPI_TCP_INTERFACE") return tcp_interface;
   if (name == "RAILMPI_TCP_RAILS") return tcp_rails;

@@ -33,6 +33,7 @@ struct Settings {
   std::size_t shm_cma_min;      // RAILMPI_SHM_CMA_MIN: smallest single-copy rendezvous (kAutomatic: the device decides)
   std::size_t shm_ring_bytes;   // RAILMPI_SHM_RING_BYTES: per-pair packet ring size (kAutomatic: by local_size)
   std::size_t shm_cell_ring_bytes;  // RAILMPI_SHM_CELL_RING_BYTES: per-pair cell ring size
+  bool shm_pair_line;           // RAILMPI_SHM_PAIR_LINE: tiny ping-pong messages through the pair's shared line
   std::string tcp_interface;    // RAILMPI_TCP_INTERFACE: the one rail ("" = auto)
   std::string tcp_rails;        // RAILMPI_TCP_RAILS: rails ("" = RAILMPI_TCP_INTERFACE / auto)
   unsigned tcp_conns_per_rail;  // RAILMPI_TCP_CONNS_PER_RAIL: channels per rail (>= 1)

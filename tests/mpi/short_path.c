@@ -8,7 +8,13 @@
  *     device's queue once the ring is full), then sends 200 small messages with MPI_Send on the
  *     same tag; rank 1 starts receiving only after a barrier and must see every message in the
  *     order it was sent (a small send that went past the queue would arrive first).
- * Ranks 0 and 1 take part; other ranks only join the barriers. */
+ *  3. Pair line: ranks 2k and 2k+1 play ping-pong with 0-60 B messages (up to 48 B go through
+ *     the line the pair shares once the other side watches it), the roles swapping every 100 rounds
+ *     and the tag every 50 (a full header does not fit the line: the ring takes it); every 7th
+ *     round the first side sends a burst after its message: 4 B, 8 KiB (MPI_Isend), 8 B, 100 B,
+ *     received with MPI_ANY_TAG. Every message's bytes come from its sequence number in its
+ *     direction, so one that overtook another fails the byte check, the count or the tag.
+ * Ranks 0 and 1 take part in 1 and 2; other ranks only join the barriers. */
 #include "mpitest.h"
 
 #define GUARD 16
@@ -94,11 +100,67 @@ static void order_part(void) {
     }
 }
 
+static void send_seq(unsigned char *buf, int n, int peer, int tag, unsigned *seq, MPI_Request *rq) {
+    mt_fill(buf, (size_t)n, 9000u + *seq);
+    ++*seq;
+    if (rq) MPI_OK(MPI_Isend(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, rq));
+    else MPI_OK(MPI_Send(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD));
+}
+
+static void recv_seq(unsigned char *buf, int n, int peer, int tag, unsigned *seq) {
+    MPI_Status st;
+    memset(buf, 0xEE, (size_t)n + GUARD);
+    MPI_OK(MPI_Recv(buf, BIG, MPI_BYTE, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
+    CHECK_STATUS(st, peer, tag, MPI_BYTE, n);
+    long bad = mt_verify(buf, (size_t)n, 9000u + *seq);
+    CHECK(bad < 0, "message %u from rank %d (%d B): byte %ld wrong (overtaken or damaged)", *seq, peer, n, bad);
+    ++*seq;
+}
+
+static void pair_line_part(void) {
+    const int peer = mt_rank ^ 1;
+    if (peer >= mt_size) return;
+    enum { ROUNDS = 3000 };
+    unsigned char *s = malloc(BIG), *s2 = malloc(BIG), *r = malloc(BIG + GUARD);
+    CHECK(s && s2 && r, "malloc");
+    unsigned out = 0, in = 0;
+    for (int i = 0; i < ROUNDS; i++) {
+        const int first = (i / 100) % 2 == 0 ? (mt_rank & ~1) : (mt_rank | 1);
+        const int tag = (i / 50) % 3, burst = i % 7 == 3;
+        if (mt_rank == first) {
+            send_seq(s, (i * 7) % 61, peer, tag, &out, NULL);
+            if (burst) {
+                MPI_Request rq;
+                send_seq(s, 4, peer, tag, &out, NULL);
+                send_seq(s2, BIG, peer, tag, &out, &rq);
+                send_seq(s, 8, peer, tag, &out, NULL);
+                send_seq(s, 100, peer, tag, &out, NULL);
+                MPI_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+            }
+            recv_seq(r, i % 61, peer, tag, &in);
+        } else {
+            recv_seq(r, (i * 7) % 61, peer, tag, &in);
+            if (burst) {
+                recv_seq(r, 4, peer, tag, &in);
+                recv_seq(r, BIG, peer, tag, &in);
+                recv_seq(r, 8, peer, tag, &in);
+                recv_seq(r, 100, peer, tag, &in);
+            }
+            send_seq(s, i % 61, peer, tag, &out, NULL);
+        }
+    }
+    free(s);
+    free(s2);
+    free(r);
+}
+
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "short_path");
     CHECK(mt_size >= 2, "needs 2 ranks, has %d", mt_size);
     if (mt_rank < 2) sizes_part();
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
     order_part();
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    pair_line_part();
     return mt_finish();
 }

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
 
 #include "base/log.hpp"
 #include "device/shm/ring.hpp"
@@ -33,6 +34,8 @@ inline constexpr std::size_t kInlineFrameCells = 16;
 inline constexpr std::size_t kPacketWindowCells = 4096;
 // CellHeader::flags of a cell whose frame's payload is the packet ring's next frame.
 inline constexpr std::uint8_t kAnnounced = 1;
+// CellHeader::flags the device hands through (shm_device.hpp: the writer watches the pair line).
+inline constexpr std::uint8_t kWatching = 2;
 
 // True when the frame goes into the cell ring whole.
 constexpr bool inline_frame(std::size_t header_len, std::size_t payload_len) {
@@ -60,14 +63,17 @@ class ChannelProducer {
 
   // The short protocol: header + payload <= kCellFrameBytes (see RingProducer::try_write_cell).
   bool try_write_cell(std::span<const std::byte> header, std::span<const std::byte> payload,
-                      std::memory_order publish) {
-    return cells_.try_write_cell(header, payload, publish);
+                      std::memory_order publish, std::uint8_t flags = 0) {
+    return cells_.try_write_cell(header, payload, publish, flags);
   }
+  // Position of the cell ring's next frame (what PairLineEnd::post orders against).
+  std::uint64_t cell_tail() const { return cells_.tail(); }
 
+  // `flags` (for the device, e.g. kWatching) go with a frame that fits the cell ring whole.
   bool try_write(const std::byte* header, std::uint32_t header_len, const std::byte* payload,
-                 std::size_t payload_len, std::memory_order publish) {
+                 std::size_t payload_len, std::memory_order publish, std::uint8_t flags = 0) {
     return try_write_with(header, header_len, payload_len,
-                          [payload](std::byte* to, std::size_t n) { std::memcpy(to, payload, n); }, publish);
+                          [payload](std::byte* to, std::size_t n) { std::memcpy(to, payload, n); }, publish, flags);
   }
 
   // The frame into the cell ring, or its payload (fill(to, n) writes it) into the packet ring and
@@ -75,8 +81,9 @@ class ChannelProducer {
   // Precondition: header_len <= 64, payload_len <= channel_max_payload(packet_cells).
   template <class Fill>
   bool try_write_with(const std::byte* header, std::uint32_t header_len, std::size_t payload_len, Fill&& fill,
-                      std::memory_order publish) {
-    if (inline_frame(header_len, payload_len)) return cells_.try_write_with(header, header_len, payload_len, fill, publish);
+                      std::memory_order publish, std::uint8_t flags = 0) {
+    if (inline_frame(header_len, payload_len))
+      return cells_.try_write_with(header, header_len, payload_len, fill, publish, flags);
     if (!cells_.fits(header_len, 0) || !packets_.fits(0, payload_len)) return false;
     packets_.try_write_with(nullptr, 0, payload_len, fill, std::memory_order_release);
     // The announcement's release (or seq_cst) store orders the packet before it for the consumer.
@@ -105,20 +112,30 @@ class ChannelConsumer {
   // True when the next cell holds a published frame: one load of one line.
   bool ready(std::memory_order mo = std::memory_order_acquire) const { return cells_.ready(mo); }
 
+  // Position of the cell ring's next frame; during drain()'s callback, the frame's own.
+  std::uint64_t cell_head() const { return cells_.head(); }
+
   // Delivers up to max_frames frames to f(header_span, payload_span) in the order they were
-  // written; the spans are valid during the call only. `released` tells whether either ring
-  // published its head (the producer may have got room).
+  // written, or to f(header_span, payload_span, flags) when f takes the cell's flags too; the
+  // spans are valid during the call only. `released` tells whether either ring published its
+  // head (the producer may have got room).
   template <class F>
   RingConsumer::DrainResult drain(F&& f, int max_frames) {
     bool packets_released = false;
+    auto deliver = [&f](std::span<const std::byte> header, std::span<const std::byte> payload, std::uint8_t flags) {
+      if constexpr (std::is_invocable_v<F&, std::span<const std::byte>, std::span<const std::byte>, std::uint8_t>)
+        f(header, payload, flags);
+      else
+        f(header, payload);
+    };
     auto r = cells_.drain(
         [&](std::span<const std::byte> header, std::span<const std::byte> payload, std::uint8_t flags) {
           if (!(flags & kAnnounced)) [[likely]] {
-            f(header, payload);
+            deliver(header, payload, flags);
             return;
           }
           const auto p = packets_.drain(
-              [&](std::span<const std::byte>, std::span<const std::byte> packet) { f(header, packet); }, 1);
+              [&](std::span<const std::byte>, std::span<const std::byte> packet) { deliver(header, packet, flags); }, 1);
           // The producer publishes the packet before its announcement: a missing one is a bug.
           if (p.frames != 1) [[unlikely]] base::fatal("shm device: announced packet missing");
           packets_released |= p.released;

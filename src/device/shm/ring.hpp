@@ -149,14 +149,14 @@ class RingProducer {
   // (after a longer frame), and nothing else read but the consumer's head when the cached copy
   // says the ring is full.
   bool try_write_cell(std::span<const std::byte> header, std::span<const std::byte> payload,
-                      std::memory_order publish = std::memory_order_release) {
+                      std::memory_order publish = std::memory_order_release, std::uint8_t flags = 0) {
     if (!have_room(2, std::memory_order_acquire)) return false;
     const std::uint64_t pos = tail_;
     Cell* c = &cells_[pos & mask_];
     CellHeader* ch = detail::header_of(c);
     ch->payload_len = static_cast<std::uint32_t>(payload.size());
     ch->header_len = static_cast<std::uint8_t>(header.size());
-    ch->flags = 0;
+    ch->flags = flags;
     std::byte* p = c->bytes + kCellHeaderBytes;
     base::short_copy(p, header.data(), header.size());
     base::short_copy(p + header.size(), payload.data(), payload.size());

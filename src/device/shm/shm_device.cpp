@@ -25,6 +25,10 @@ constexpr std::uint64_t kMagic = 0x52'61'69'6c'53'48'4d'31ULL;  // "RailSHM1"
 constexpr std::size_t kControlBytes = 4096;
 constexpr int kMaxFramesPerPeerPoll = 256;
 constexpr auto kLivenessPeriod = std::chrono::milliseconds(100);
+// Offset of a pair's line in the lower rank's channel: in the cell ring's control page, away from
+// its head line (and that line's neighbour, which the hardware may fetch with it).
+constexpr std::size_t kPairLineOffset = 256;
+static_assert(kPairLineOffset % 64 == 0 && kPairLineOffset + sizeof(PairLine) <= kRingCellsOffset);
 
 std::uint32_t load32(const std::uint32_t& w, std::memory_order mo) {
   return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(w)).load(mo);
@@ -96,7 +100,8 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       node_cell_bytes_((settings.node_coll_limit + 63) / 64 * 64),
       cma_allowed_(settings.shm_cma),
       cma_min_setting_(settings.shm_cma_min),
-      index_of_rank_(static_cast<std::size_t>(job_size > 0 ? job_size : 0), -1) {}
+      index_of_rank_(static_cast<std::size_t>(job_size > 0 ? job_size : 0), -1),
+      pair_line_(settings.shm_pair_line) {}
 
 ShmDevice::~ShmDevice() { shutdown(); }
 
@@ -177,6 +182,10 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     if (!p.ring_map.valid()) base::fatal("shm device: rank %d: %s", pa.rank, error.c_str());
     p.out.attach(p.ring_map.data(), cells, packet_cells);
     p.in.attach(segment_.data() + slot_offset(pa.rank), cells, packet_cells);
+    // The pair line lies in the first page of the lower rank's channel to the higher one.
+    const bool lower = my_rank_ < pa.rank;
+    std::byte* lower_channel = lower ? p.ring_map.data() : segment_.data() + slot_offset(pa.rank);
+    p.line.attach(reinterpret_cast<PairLine*>(lower_channel + kPairLineOffset), lower ? 0 : 1);
     // Both cell rings and the packet rings' control pages are mapped now (no page faults in the
     // first small messages); packet ring pages come as traffic reaches them, so a big packet ring
     // or a node of many ranks does not cost resident memory up front.
@@ -283,6 +292,7 @@ SendResult ShmDevice::send(int peer, SendOp& op) {
                 op.header_len, op.payload_len, max_payload_);
   }
   if (p.failed) [[unlikely]] return SendResult::done;  // already reported
+  p.peer_watches = false;  // it stops watching when this frame arrives
   if (p.qhead == nullptr && write_frame(p, op)) [[likely]] {
     ring_doorbell(p);
     return SendResult::done;
@@ -314,18 +324,42 @@ int ShmDevice::advance_queue(Peer& p) {
   return events;
 }
 
+// A frame from p says whether p now watches the pair line; receiving anything from p ends this
+// rank's promise to watch. Both are set before the handler runs: it may send to p.
+int ShmDevice::deliver_line(Peer& p) {
+  p.watching = false;
+  p.peer_watches = pair_line_;
+  p.line.deliver([&](std::span<const std::byte> h, std::span<const std::byte> pl) {
+    handler_.on_frame(handler_.ctx, p.rank, h, pl);
+  });
+  return 1;
+}
+
+int ShmDevice::receive(Peer& p) {
+  int lines = 0;
+  auto r = p.in.drain(
+      [&](std::span<const std::byte> h, std::span<const std::byte> pl, std::uint8_t flags) {
+        // A message posted on the line before this frame was written comes first.
+        if (p.line.pending()) [[unlikely]] {
+          if (p.line.due(p.in.cell_head())) lines += deliver_line(p);
+        }
+        p.watching = false;
+        p.peer_watches = pair_line_ && (flags & kWatching);
+        handler_.on_frame(handler_.ctx, p.rank, h, pl);
+      },
+      kMaxFramesPerPeerPoll);
+  if (p.line.pending() && p.line.due(p.in.cell_head())) lines += deliver_line(p);
+  if (r.released) ring_doorbell(p);  // the peer may sleep waiting for room
+  return r.frames + lines;
+}
+
 int ShmDevice::poll() {
   int events = 0;
   if (handler_.on_frame) {
+    const bool tick = ++line_tick_ % kLineTick == 0;
     for (Peer& p : peers_) {
-      if (!p.in.ready()) continue;
-      auto r = p.in.drain(
-          [&](std::span<const std::byte> h, std::span<const std::byte> pl) {
-            handler_.on_frame(handler_.ctx, p.rank, h, pl);
-          },
-          kMaxFramesPerPeerPoll);
-      events += r.frames;
-      if (r.released) ring_doorbell(p);  // the peer may sleep waiting for room
+      if (!p.in.ready() && !((p.watching || tick) && p.line.pending())) continue;
+      events += receive(p);
     }
   }
   if (queued_) {
@@ -338,7 +372,7 @@ int ShmDevice::poll() {
 
 bool ShmDevice::anything_to_do(std::memory_order mo) {
   for (Peer& p : peers_) {
-    if (p.in.ready(mo)) return true;
+    if (p.in.ready(mo) || p.line.pending(mo)) return true;
     if (p.qhead && p.out.can_write(p.qhead->header_len, p.qhead->payload_len, mo)) return true;
   }
   return false;
@@ -467,6 +501,7 @@ void ShmDevice::shutdown() {
     p.ring_map.unmap();
   }
   peers_.clear();
+  watched_.fill(nullptr);
   std::fill(index_of_rank_.begin(), index_of_rank_.end(), -1);
   segment_.unmap();
   node_region_ = NodeRegion();

@@ -10,6 +10,13 @@
 // bootstrap.barrier() exactly once, then shm_unlink()s its own segment, so nothing is left in
 // /dev/shm whatever happens later.
 //
+// Pair lines (pair_line.hpp): every pair of ranks also shares one 64-byte line, in the first page
+// of the lower rank's channel to the higher one. A short-protocol frame carries kWatching: its
+// sender looks at that line until the next frame from the receiver arrives, and the receiver's
+// next message of up to kPairLineBytes with its header goes there when it holds the line's turn
+// (a ping-pong hands one line back and forth instead of two ring cells). Every poll looks at the lines of up to kWatchedPeers watched
+// peers, every kLineTick-th poll and the check before sleeping at all of them.
+//
 // Node region (node_region.hpp): with RAILMPI_NODE_COLL_LIMIT > 0 and at least one peer, the
 // lowest rank of the node creates the node's shared region before that barrier and the others map
 // it after it. Each of its kNodeSlots slots has room, per member, for ten 64-byte lines and two
@@ -20,6 +27,7 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -31,6 +39,7 @@
 #include "device/device.hpp"
 #include "device/shm/node_region.hpp"
 #include "device/shm/pair_channel.hpp"
+#include "device/shm/pair_line.hpp"
 #include "device/shm/segment.hpp"
 
 namespace railmpi::device::shm {
@@ -80,12 +89,25 @@ class ShmDevice final : public Device {
     if (idx < 0) [[unlikely]] return false;
     Peer& p = peers_[static_cast<std::size_t>(idx)];
     if (p.qhead != nullptr || p.failed || payload.size() > max_payload_) [[unlikely]] return false;
+    if (p.peer_watches && PairLineEnd::fits(header.size(), payload.size()) && p.line.free()) {
+      p.line.post(header, payload, p.out.cell_tail(), std::memory_order_seq_cst);
+      ++line_posts_;
+      p.peer_watches = false;
+      watch(p);
+      ring_doorbell(p);
+      return true;
+    }
+    // A message the line could carry says that this rank now watches the line (a ping-pong's).
+    const bool watching = pair_line_ && PairLineEnd::fits(header.size(), payload.size());
+    const std::uint8_t flags = watching ? kWatching : 0;
     const bool written =
         header.size() + payload.size() <= kCellFrameBytes
-            ? p.out.try_write_cell(header, payload, std::memory_order_seq_cst)
+            ? p.out.try_write_cell(header, payload, std::memory_order_seq_cst, flags)
             : p.out.try_write(header.data(), static_cast<std::uint32_t>(header.size()), payload.data(),
-                              payload.size(), std::memory_order_seq_cst);
+                              payload.size(), std::memory_order_seq_cst, flags);
     if (!written) [[unlikely]] return false;
+    p.peer_watches = false;
+    if (watching) watch(p);
     ring_doorbell(p);
     return true;
   }
@@ -104,6 +126,8 @@ class ShmDevice final : public Device {
   static constexpr std::size_t kNodeSmallCellBytes = 256 * 256;
   static constexpr std::size_t kNodeMemberLineBytes = (2 + 2 * 4) * 64;
 
+  // Messages this rank sent through pair lines (for tests and the info of a run).
+  std::uint64_t line_posts() const { return line_posts_; }
   // Name of this rank's segment (for tests).
   const std::string& segment_name() const { return segment_name_; }
   // Packet ring size in force (settings rounded down to a power of two, at least 4 KiB).
@@ -131,6 +155,14 @@ class ShmDevice final : public Device {
     SegmentControl* ctrl = nullptr;  // its control page
     SendOp* qhead = nullptr;       // ops waiting for room, in order
     SendOp* qtail = nullptr;
+    // The pair line (pair_line.hpp). A short-protocol frame says (kWatching) that its sender looks
+    // at the pair line until it receives the next frame from this rank: `watching` is that
+    // promise of this rank toward the peer, `peer_watches` the peer's promise toward this rank
+    // (its last frame said so, and nothing was sent to it since): then this rank's next tiny
+    // message goes through the line.
+    PairLineEnd line;
+    bool watching = false;
+    bool peer_watches = false;
     std::uint64_t probe_addr = 0;
     SharedMapping ctrl_map;
     SharedMapping ring_map;
@@ -148,6 +180,17 @@ class ShmDevice final : public Device {
       wake(p);
   }
   static void wake(Peer& p);
+  // This rank has promised `p` to look at their pair line (at most kWatchedPeers at once).
+  void watch(Peer& p) {
+    if (p.watching) return;
+    p.watching = true;
+    Peer*& slot = watched_[next_watch_++ % kWatchedPeers];
+    if (slot != nullptr && slot != &p) slot->watching = false;  // its messages wait for a line tick
+    slot = &p;
+  }
+  // Receives p's frames in order: its ring's and its pair line's. Returns the frames.
+  int receive(Peer& p);
+  int deliver_line(Peer& p);
   // Copies op's frame (payload, or its layout's runs) into p's ring; false when it does not fit now.
   bool write_frame(Peer& p, const SendOp& op);
   int advance_queue(Peer& p);
@@ -179,6 +222,15 @@ class ShmDevice final : public Device {
   std::vector<Peer> peers_;
   std::vector<int> index_of_rank_;  // job rank -> index in peers_, -1 when not served
   FrameHandler handler_{};
+  bool pair_line_;  // RAILMPI_SHM_PAIR_LINE
+  // Peers whose pair line every poll looks at; every kLineTick-th poll looks at all of them (a
+  // peer that stopped being watched may still have posted: it waits that long at most).
+  static constexpr std::size_t kWatchedPeers = 4;
+  static constexpr unsigned kLineTick = 64;
+  std::array<Peer*, kWatchedPeers> watched_{};
+  unsigned next_watch_ = 0;
+  unsigned line_tick_ = 0;
+  std::uint64_t line_posts_ = 0;
   std::chrono::steady_clock::time_point next_liveness_check_{};
   alignas(64) std::uint64_t probe_word_ = 0;  // read by peers with process_vm_readv
 };

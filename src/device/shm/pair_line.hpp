@@ -1,0 +1,110 @@
+// One cache line shared by a pair of ranks, for the small messages of a ping-pong.
+//
+// Each direction of a pair has its own cell ring (ring.hpp), so a ping-pong moves two lines: the
+// request's cell one way and the reply's cell the other. A line that goes back and forth costs
+// less than two lines that each go one way: on this machine (`bench/limits/cacheline`, and
+// `cacheline 300000 2` for two lines) 0.22-0.24 us per hand-over with one line against 0.30-0.35
+// with two (a slow phase of the machine, 2026-11-25), likely because a core that reads a line
+// another core modified gets it ready for writing, and then writes its answer into it at once.
+//
+// So each pair has one PairLine, written in turns: a rank may post a message (header and payload
+// up to kPairLineBytes) only when it holds the turn, and it gets the turn by delivering the other
+// side's message; the lower rank holds it first. Posting passes the turn on. So the line is never
+// written by both at once, and a rank knows whether it may post without reading the line. A rank
+// whose next message does not fit, or that does not hold the turn, uses its ring.
+//
+// Order with the cell ring: a message posted here carries the poster's cell-ring tail (`order`);
+// the receiver delivers it once it has consumed the ring up to there, and before any ring frame
+// at or after that position. (The poster posts only with nothing queued for the ring.)
+//
+// When to use it is the device's business (shm_device.hpp): a rank posts here only to a peer that
+// said, in its last frame, that it now looks at the pair line too.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "base/short_copy.hpp"
+
+namespace railmpi::device::shm {
+
+// Header + payload bytes one message on the line carries.
+inline constexpr std::size_t kPairLineBytes = 52;
+
+struct alignas(64) PairLine {
+  std::uint32_t seq;    // messages posted by both sides; stored last (release or seq_cst)
+  std::uint32_t order;  // the poster's cell-ring tail when it posted `seq` (low 32 bits)
+  std::uint8_t header_len;
+  std::uint8_t payload_len;
+  std::uint8_t reserved[2];
+  std::byte data[kPairLineBytes];
+};
+static_assert(sizeof(PairLine) == 64);
+
+// One rank's end of a PairLine.
+class PairLineEnd {
+ public:
+  // `side`: 0 for the lower rank of the pair (it holds the turn first), 1 for the higher. The line
+  // is zeroed when new.
+  void attach(PairLine* line, int side) {
+    line_ = line;
+    seen_ = 0;
+    turn_ = side == 0;
+  }
+  bool attached() const { return line_ != nullptr; }
+
+  // Sender: this end holds the turn (no memory is read).
+  bool free() const { return turn_; }
+  static constexpr bool fits(std::size_t header_len, std::size_t payload_len) {
+    return header_len + payload_len <= kPairLineBytes;
+  }
+  // Precondition: free() and fits(). `ring_tail`: the sender's cell-ring tail now.
+  void post(std::span<const std::byte> header, std::span<const std::byte> payload, std::uint64_t ring_tail,
+            std::memory_order publish) {
+    std::byte bytes[2 * base::kShortCopyMax];  // assembled here, then one fixed-size move into the line
+    base::short_copy(bytes, header.data(), header.size());
+    base::short_copy(bytes + header.size(), payload.data(), payload.size());
+    line_->order = static_cast<std::uint32_t>(ring_tail);
+    line_->header_len = static_cast<std::uint8_t>(header.size());
+    line_->payload_len = static_cast<std::uint8_t>(payload.size());
+    std::memcpy(line_->data, bytes, kPairLineBytes);
+    turn_ = false;
+    store(line_->seq, ++seen_, publish);
+  }
+
+  // Receiver: a message of the other side waits here.
+  bool pending(std::memory_order mo = std::memory_order_acquire) const { return load(line_->seq, mo) != seen_; }
+  // Precondition: pending(). True when the message comes before the ring frame at `ring_head`
+  // (the receiver's cell-ring position), i.e. every ring frame before it has been consumed.
+  bool due(std::uint64_t ring_head) const {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(ring_head) - line_->order) >= 0;
+  }
+  // Precondition: pending(). Hands the message to f(header, payload) (spans into the line, valid
+  // during the call: the other side writes again only after this end posted); this end holds the
+  // turn once f returned (a send from inside f takes the ring: the spans stay intact).
+  template <class F>
+  void deliver(F&& f) {
+    const std::byte* d = line_->data;
+    const std::size_t hlen = line_->header_len, plen = line_->payload_len;
+    ++seen_;
+    f(std::span<const std::byte>(d, hlen), std::span<const std::byte>(d + hlen, plen));
+    turn_ = true;
+  }
+
+ private:
+  static std::uint32_t load(const std::uint32_t& w, std::memory_order mo) {
+    return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(w)).load(mo);
+  }
+  static void store(std::uint32_t& w, std::uint32_t v, std::memory_order mo) {
+    std::atomic_ref<std::uint32_t>(w).store(v, mo);
+  }
+
+  PairLine* line_ = nullptr;
+  std::uint32_t seen_ = 0;  // messages posted on the line that this end knows of (its own and delivered ones)
+  bool turn_ = false;
+};
+
+}  // namespace railmpi::device::shm
