@@ -99,9 +99,14 @@ cacheline=$(awk '/cacheline_oneway_us/ { print $2 }' "$work/cacheline")
 cma() { awk -v k="${2:-cma_MBps}" -v s="$1" '$1 == k && $2 == s { print $3 }' "$work/copy_limit"; }
 
 if [[ " $ONLY " == *" lat "* ]]; then
-    # header caching off first (its table renamed), then the defaults
+    # header caching off, the pair line off (with and without header caching) first (their
+    # tables renamed), then the defaults
     (impls=rail RAILMPI_HEADER_CACHE=0 points 2 osu_latency -m 64)
     mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_nocache"
+    (impls=rail RAILMPI_SHM_PAIR_LINE=0 points 2 osu_latency -m 64)
+    mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_noline"
+    (impls=rail RAILMPI_SHM_PAIR_LINE=0 RAILMPI_HEADER_CACHE=0 points 2 osu_latency -m 64)
+    mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_noline_nocache"
     points 2 osu_latency -m 64
     for s in 0 1 2 4 8 16 32 64; do
         r=$(value rail.2.osu_latency $s); read -r m o <<<"$(peer_values 2.osu_latency $s)"
@@ -115,6 +120,19 @@ if [[ " $ONLY " == *" lat "* ]]; then
         r=$(value rail.2.osu_latency $s); n=$(value rail.2.osu_latency_nocache $s)
         q=$(ratio "$r" "$n")
         row "header caching: latency with / without (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "< 1" "$(met "$q" le 0.999)"
+    done
+    # the same with the pair line off (a full header and up to 12 bytes fit the line, so with it
+    # on, 0-8 B take the line either way): the gain of header caching on the cell rings
+    for s in 0 1 2 4 8 16 32; do
+        r=$(value rail.2.osu_latency_noline $s); n=$(value rail.2.osu_latency_noline_nocache $s)
+        q=$(ratio "$r" "$n")
+        row "header caching, pair line off: latency with / without (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "< 1" "$(met "$q" le 0.999)"
+    done
+    # the pair line: RailMPI with it (default) / without it (RAILMPI_SHM_PAIR_LINE=0)
+    for s in 0 1 2 4 8 16 32 64; do
+        r=$(value rail.2.osu_latency $s); n=$(value rail.2.osu_latency_noline $s)
+        q=$(ratio "$r" "$n")
+        row "pair line: latency with / without (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "-" "-"
     done
 fi
 

@@ -149,6 +149,7 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   if (!segment_.valid()) local_address();
   const std::size_t cells = cell_ring_bytes_ / kCellBytes, packet_cells = ring_bytes_ / kCellBytes;
   peers_.clear();
+  watched_.fill(nullptr);
   peers_.reserve(peers.size());
   for (const PeerAddress& pa : peers) {
     if (pa.rank < 0 || pa.rank >= job_size_ || pa.rank == my_rank_) {
