@@ -969,8 +969,10 @@ TEST(ShmDevice, PairLineKeepsOrderWithTheRings) {
         if (dev->send(1 - rank, op) == SendResult::done) delete copy;  // on_done is not called
       }
       for (std::uint64_t polls = next(8); polls > 0; --polls) dev->poll();
-      // Keep the two ranks within 256 messages of each other, so that they really interleave.
-      if (seq % 256 == 255) CHECK(poll_until(*dev, [&] { return expected + 256 >= seq; }));
+      // Every 256 messages both ranks catch up (everything sent has arrived, nothing waits in a
+      // queue): they interleave, and the next small message can take the line (a queued frame
+      // keeps every later one off it), whatever else runs on the machine.
+      if (seq % 256 == 255) CHECK(poll_until(*dev, [&] { return expected >= seq + 1 && dev->idle(); }));
     }
     CHECK(poll_until(*dev, [&] { return expected == kMessages; }, 20));
     const std::uint64_t posts = dev->line_posts();
