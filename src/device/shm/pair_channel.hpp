@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
-#include <type_traits>
 
 #include "base/log.hpp"
 #include "device/shm/ring.hpp"
@@ -122,20 +121,14 @@ class ChannelConsumer {
   template <class F>
   RingConsumer::DrainResult drain(F&& f, int max_frames) {
     bool packets_released = false;
-    auto deliver = [&f](std::span<const std::byte> header, std::span<const std::byte> payload, std::uint8_t flags) {
-      if constexpr (std::is_invocable_v<F&, std::span<const std::byte>, std::span<const std::byte>, std::uint8_t>)
-        f(header, payload, flags);
-      else
-        f(header, payload);
-    };
     auto r = cells_.drain(
         [&](std::span<const std::byte> header, std::span<const std::byte> payload, std::uint8_t flags) {
           if (!(flags & kAnnounced)) [[likely]] {
-            deliver(header, payload, flags);
+            deliver_frame(f, header, payload, flags);
             return;
           }
           const auto p = packets_.drain(
-              [&](std::span<const std::byte>, std::span<const std::byte> packet) { deliver(header, packet, flags); }, 1);
+              [&](std::span<const std::byte>, std::span<const std::byte> packet) { deliver_frame(f, header, packet, flags); }, 1);
           // The producer publishes the packet before its announcement: a missing one is a bug.
           if (p.frames != 1) [[unlikely]] base::fatal("shm device: announced packet missing");
           packets_released |= p.released;

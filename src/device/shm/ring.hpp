@@ -108,6 +108,15 @@ inline void store(std::uint64_t& w, std::uint64_t v, std::memory_order mo) {
 inline CellHeader* header_of(Cell* c) { return reinterpret_cast<CellHeader*>(c); }
 }  // namespace detail
 
+// Hands a frame to f(header, payload, flags), or to f(header, payload) when f takes no flags.
+template <class F>
+void deliver_frame(F& f, std::span<const std::byte> header, std::span<const std::byte> payload, std::uint8_t flags) {
+  if constexpr (std::is_invocable_v<F&, std::span<const std::byte>, std::span<const std::byte>, std::uint8_t>)
+    f(header, payload, flags);
+  else
+    f(header, payload);
+}
+
 class RingProducer {
  public:
   // A lap of the window in less time than this is a stream: the window becomes the whole ring.
@@ -337,10 +346,7 @@ class RingConsumer {
         const std::uint32_t plen = ch->payload_len;
         const std::byte* p = c->bytes + kCellHeaderBytes;
         const std::span<const std::byte> header(p, hlen), payload(p + hlen, plen);
-        if constexpr (std::is_invocable_v<F&, std::span<const std::byte>, std::span<const std::byte>, std::uint8_t>)
-          f(header, payload, ch->flags);
-        else
-          f(header, payload);
+        deliver_frame(f, header, payload, ch->flags);
         head_ += frame_cells(hlen, plen);
         ++r.frames;
       }
