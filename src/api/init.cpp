@@ -109,6 +109,7 @@ int initialize(const char* call, int required, int* provided) {
     base::log_info("binding: %s", base::binding_report(in->settings.bind, in->mcm->machine_ranks(),
                                                        in->settings.machine_cpus, in->progress->oversubscribed())
                                       .c_str());
+    base::log_info("devices: %s", in->mcm->opened_devices().c_str());
     for (int r = 0; r < size; ++r)
       base::log_info("route to rank %d: %s", r, mcm::MultiMethod::route_name(in->mcm->route(r)));
   }

@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_DEVICES", "shm,tcp",
-                "Devices that may be used, comma separated; `tcp` forces TCP even between ranks of one node."},
+                "Devices that may be used, comma separated; `tcp` forces TCP even between ranks of one node. With `shm` listed, a rank opens no TCP device when `RAILMPI_LOCAL_SIZE` says every rank of the job is on its node."},
     SettingSpec{"RAILMPI_SHM_EAGER_LIMIT", "64K",
                 "Largest message the shm device sends eagerly; larger ones use rendezvous."},
     SettingSpec{"RAILMPI_SHM_CMA", "1",

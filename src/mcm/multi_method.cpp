@@ -86,7 +86,11 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
     base::fatal("RAILMPI_DEVICES=%s names no known device (known: shm, tcp)", settings.devices.c_str());
   if (job_size > 1 && want_shm)
     shm_ = std::make_unique<device::shm::ShmDevice>(my_rank, job_size, job_id, settings);
-  if (job_size > 1 && want_tcp) {
+  // Every rank on this node (as mpiexec tells): shared memory reaches them all, and a TCP device
+  // would only cost start-up time (interfaces, a listening socket, its card).
+  const bool all_on_node = want_shm && settings.local_size == static_cast<unsigned>(job_size);
+  tcp_skipped_ = job_size > 1 && want_tcp && all_on_node;
+  if (job_size > 1 && want_tcp && !all_on_node) {
     std::vector<rails::Rail> rails;
     std::string error;
     if (!rails::select_rails(rails::local_interfaces(), settings.tcp_rails, settings.tcp_interface, rails, error))
@@ -120,6 +124,15 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
 }
 
 MultiMethod::~MultiMethod() = default;
+
+std::string MultiMethod::opened_devices() const {
+  std::string text = shm_ ? "shm" : "";
+  if (!channels_.empty())
+    text += (text.empty() ? "" : ", ") + std::string("tcp (") + std::to_string(channels_.size()) +
+            (channels_.size() == 1 ? " channel)" : " channels)");
+  if (tcp_skipped_) text += " (tcp not opened: all " + std::to_string(size_) + " ranks on this node)";
+  return text.empty() ? "none (a job of one rank)" : text;
+}
 
 std::string MultiMethod::business_card() {
   std::string card = "host=" + node_ + ";pid=" + std::to_string(::getpid());

@@ -100,6 +100,10 @@ class MultiMethod {
   // The node's shared region for node-level collectives (node_memory.hpp); valid after connect().
   NodeMemory node_memory() const { return NodeMemory(shm_ ? shm_->node_region() : nullptr); }
 
+  // The devices this rank opened, for the verbose report ("shm, tcp (1 channel)"; with every rank
+  // on this node: "shm (tcp not opened: all 2 ranks on this node)").
+  std::string opened_devices() const;
+
   bool idle() const;
   void shutdown();
 
@@ -130,6 +134,7 @@ class MultiMethod {
   device::Figures figures_[4];
   bool poll_shm_ = false;
   bool poll_tcp_ = false;
+  bool tcp_skipped_ = false;  // tcp listed, but every rank is on this node
   device::self::SelfDevice self_;
   std::unique_ptr<device::shm::ShmDevice> shm_;
   std::unique_ptr<device::tcp::PollGroup> tcp_group_;  // several channels: one epoll set (outlives them)

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string_view>
 
 #include <fcntl.h>
@@ -43,50 +44,66 @@ bool is_executable_file(const std::string& path) {
          ::access(path.c_str(), X_OK) == 0;
 }
 
-// Child side after fork(): only async-signal-safe calls until exec.
-[[noreturn]] void exec_child(const char* path, char* const* argv, char* const* envp,
-                             int pmi_fd, int out_fd, int err_fd, int null_fd,
-                             char* pmi_fd_entry, int cpu) {
+// What the child needs, all allocated before the clone: the child shares mpiexec's memory until
+// it execs and must not allocate.
+struct ChildPlan {
+  const char* path;
+  char* const* argv;
+  char* const* envp;
+  int pmi_fd, out_fd, err_fd, null_fd;
+  char* pmi_fd_entry;  // "PMI_FD=" followed by room for the number
+  int cpu;             // >= 0: bind to this CPU before exec
+};
+
+// Child side: runs on its own stack in mpiexec's address space (CLONE_VM | CLONE_VFORK, so
+// mpiexec waits until the exec): system calls only, nothing that allocates or takes a lock.
+[[noreturn]] void exec_child(const ChildPlan& plan) {
   ::setpgid(0, 0);
+  // Dispositions back to the defaults before unblocking, so no signal meets mpiexec's settings.
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2})
+    ::signal(sig, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2})
-    ::signal(sig, SIG_DFL);
 
   // Move the PMI end above the standard descriptors before dup2() can clobber it.
-  int pmi = pmi_fd;
-  if (pmi >= 0 && pmi <= 2) pmi = ::fcntl(pmi_fd, F_DUPFD, 3);
-  if (::dup2(null_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0 ||
-      (pmi_fd >= 0 && pmi < 0))
+  int pmi = plan.pmi_fd;
+  if (pmi >= 0 && pmi <= 2) pmi = ::fcntl(plan.pmi_fd, F_DUPFD, 3);
+  if (::dup2(plan.null_fd, 0) < 0 || ::dup2(plan.out_fd, 1) < 0 || ::dup2(plan.err_fd, 2) < 0 ||
+      (plan.pmi_fd >= 0 && pmi < 0))
     ::_exit(127);
-  if (pmi_fd >= 0) {
+  if (plan.pmi_fd >= 0) {
     ::fcntl(pmi, F_SETFD, 0);  // inherited across exec
     // Fill the number into the preallocated "PMI_FD=......" entry.
     char digits[16];
     int n = 0;
     for (int v = pmi; n == 0 || v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
-    char* p = pmi_fd_entry + 7;  // after "PMI_FD="
+    char* p = plan.pmi_fd_entry + 7;  // after "PMI_FD="
     while (n > 0) *p++ = digits[--n];
     *p = '\0';
   }
 
-  if (cpu >= 0) {
+  if (plan.cpu >= 0) {
     cpu_set_t one;
     CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
+    CPU_SET(plan.cpu, &one);
     if (::sched_setaffinity(0, sizeof one, &one) != 0) {
       const char msg[] = "mpiexec: sched_setaffinity failed: a rank runs unbound\n";
       ssize_t ignored = ::write(2, msg, sizeof msg - 1);
       (void)ignored;
     }
   }
-  ::execve(path, argv, envp);
+  ::execve(plan.path, plan.argv, plan.envp);
   const char msg[] = "mpiexec: exec failed\n";
   ssize_t ignored = ::write(2, msg, sizeof msg - 1);
   (void)ignored;
   ::_exit(127);
 }
+
+int child_entry(void* plan) { exec_child(*static_cast<const ChildPlan*>(plan)); }
+
+// The child's stack while it shares mpiexec's memory (it needs a few hundred bytes).
+constexpr std::size_t kChildStackBytes = 64 * 1024;
 
 }  // namespace
 
@@ -178,17 +195,20 @@ SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& 
   if (with_pmi_fd) cenv.push_back(pmi_fd_entry.data());
   cenv.push_back(nullptr);
 
-  pid_t pid = ::fork();
+  const ChildPlan plan{.path = path.c_str(), .argv = cargv.data(), .envp = cenv.data(),
+                       .pmi_fd = pmi_child.get(), .out_fd = out_write.get(), .err_fd = err_write.get(),
+                       .null_fd = null_fd.get(), .pmi_fd_entry = pmi_fd_entry.data(), .cpu = cpu};
+  // Like posix_spawn: the child borrows mpiexec's memory instead of copying its page tables (a
+  // fork costs ~2 ms on a virtual machine); mpiexec resumes once the child has exec'd, so the
+  // child's setpgid() has happened before anyone can signal the group.
+  auto stack = std::make_unique<std::byte[]>(kChildStackBytes);
+  void* stack_top = stack.get() + kChildStackBytes;
+  pid_t pid = ::clone(&child_entry, stack_top, CLONE_VM | CLONE_VFORK | SIGCHLD,
+                      const_cast<ChildPlan*>(&plan));
   if (pid < 0) {
-    error = std::string("fork: ") + std::strerror(errno);
+    error = std::string("clone: ") + std::strerror(errno);
     return rank;
   }
-  if (pid == 0)
-    exec_child(path.c_str(), cargv.data(), cenv.data(), pmi_child.get(), out_write.get(),
-               err_write.get(), null_fd.get(), pmi_fd_entry.data(), cpu);
-
-  // Also from the parent, so that signalling the group cannot race with the child's setpgid.
-  ::setpgid(pid, pid);
   rank.pid = pid;
   rank.pmi = std::move(pmi_parent);
   rank.out = std::move(out_read);

@@ -1,4 +1,4 @@
-// Starting one rank (or its launcher agent): fork/exec with a PMI socketpair, stdout/stderr pipes, stdin from
+// Starting one rank (or its launcher agent): clone(CLONE_VM | CLONE_VFORK) and exec, with a PMI socketpair, stdout/stderr pipes, stdin from
 // /dev/null, its own process group, and the job environment.
 #pragma once
 
