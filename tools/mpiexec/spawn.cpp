@@ -95,8 +95,20 @@ struct ChildPlan {
     }
   }
   ::execve(plan.path, plan.argv, plan.envp);
-  const char msg[] = "mpiexec: exec failed\n";
-  ssize_t ignored = ::write(2, msg, sizeof msg - 1);
+  // "mpiexec: cannot exec PATH (errno N)", in pieces: nothing here may format or allocate.
+  const int err = errno;
+  char number[16];
+  int n = 0;
+  for (int v = err; n == 0 || v > 0; v /= 10) number[n++] = static_cast<char>('0' + v % 10);
+  char text[20] = " (errno ";
+  int len = 8;
+  while (n > 0) text[len++] = number[--n];
+  text[len++] = ')';
+  text[len++] = '\n';
+  const char head[] = "mpiexec: cannot exec ";
+  ssize_t ignored = ::write(2, head, sizeof head - 1);
+  ignored = ::write(2, plan.path, std::strlen(plan.path));
+  ignored = ::write(2, text, static_cast<std::size_t>(len));
   (void)ignored;
   ::_exit(127);
 }
