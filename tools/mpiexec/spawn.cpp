@@ -55,6 +55,15 @@ struct ChildPlan {
   int cpu;             // >= 0: bind to this CPU before exec
 };
 
+// Writes v's decimal digits at out (no allocation, no locale: fit for the child); returns the end.
+__attribute__((no_sanitize("address", "undefined"))) char* put_decimal(char* out, int v) {
+  char digits[12];
+  int n = 0;
+  for (; n == 0 || v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
+  while (n > 0) *out++ = digits[--n];
+  return out;
+}
+
 // Child side: runs on its own stack in mpiexec's address space (CLONE_VM | CLONE_VFORK, so
 // mpiexec waits until the exec): system calls only, nothing that allocates or takes a lock. Not
 // instrumented: AddressSanitizer does not know the borrowed stack (it warns at the exec).
@@ -76,12 +85,7 @@ struct ChildPlan {
   if (plan.pmi_fd >= 0) {
     ::fcntl(pmi, F_SETFD, 0);  // inherited across exec
     // Fill the number into the preallocated "PMI_FD=......" entry.
-    char digits[16];
-    int n = 0;
-    for (int v = pmi; n == 0 || v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
-    char* p = plan.pmi_fd_entry + 7;  // after "PMI_FD="
-    while (n > 0) *p++ = digits[--n];
-    *p = '\0';
+    *put_decimal(plan.pmi_fd_entry + 7, pmi) = '\0';  // after "PMI_FD="
   }
 
   if (plan.cpu >= 0) {
@@ -96,19 +100,14 @@ struct ChildPlan {
   }
   ::execve(plan.path, plan.argv, plan.envp);
   // "mpiexec: cannot exec PATH (errno N)", in pieces: nothing here may format or allocate.
-  const int err = errno;
-  char number[16];
-  int n = 0;
-  for (int v = err; n == 0 || v > 0; v /= 10) number[n++] = static_cast<char>('0' + v % 10);
-  char text[20] = " (errno ";
-  int len = 8;
-  while (n > 0) text[len++] = number[--n];
-  text[len++] = ')';
-  text[len++] = '\n';
+  char tail[24] = " (errno ";
+  char* end = put_decimal(tail + 8, errno);
+  *end++ = ')';
+  *end++ = '\n';
   const char head[] = "mpiexec: cannot exec ";
   ssize_t ignored = ::write(2, head, sizeof head - 1);
   ignored = ::write(2, plan.path, std::strlen(plan.path));
-  ignored = ::write(2, text, static_cast<std::size_t>(len));
+  ignored = ::write(2, tail, static_cast<std::size_t>(end - tail));
   (void)ignored;
   ::_exit(127);
 }
