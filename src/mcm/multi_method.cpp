@@ -89,8 +89,9 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
   // Every rank on this node (as mpiexec tells): shared memory reaches them all, and a TCP device
   // would only cost start-up time (interfaces, a listening socket, its card).
   const bool all_on_node = want_shm && settings.local_size == static_cast<unsigned>(job_size);
-  tcp_skipped_ = job_size > 1 && want_tcp && all_on_node;
-  if (job_size > 1 && want_tcp && !all_on_node) {
+  const bool tcp_useful = job_size > 1 && want_tcp;
+  tcp_skipped_ = tcp_useful && all_on_node;
+  if (tcp_useful && !tcp_skipped_) {
     std::vector<rails::Rail> rails;
     std::string error;
     if (!rails::select_rails(rails::local_interfaces(), settings.tcp_rails, settings.tcp_interface, rails, error))

@@ -215,7 +215,8 @@ SpawnedRank spawn_rank(const std::string& path, const std::vector<std::string>& 
   // Like posix_spawn: the child borrows mpiexec's memory instead of copying its page tables (a
   // fork costs ~2 ms on a virtual machine); mpiexec resumes once the child has exec'd, so the
   // child's setpgid() has happened before anyone can signal the group.
-  auto stack = std::make_unique<std::byte[]>(kChildStackBytes);
+  // Not zeroed: the child touches only the top of it (zeroing would fault in all 16 pages).
+  auto stack = std::make_unique_for_overwrite<std::byte[]>(kChildStackBytes);
   void* stack_top = stack.get() + kChildStackBytes;
   pid_t pid = ::clone(&child_entry, stack_top, CLONE_VM | CLONE_VFORK | SIGCHLD,
                       const_cast<ChildPlan*>(&plan));
