@@ -25,7 +25,7 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_SHM_CELL_RING_BYTES", "256K",
                 "Size of each per-pair ring of 64-byte cells that carries frames of up to 1 KiB and announces the packets (at most `RAILMPI_SHM_RING_BYTES`; mapped at start-up)."},
     SettingSpec{"RAILMPI_SHM_PAIR_LINE", "1",
-                "1: a message of up to 52 bytes with its header (48-byte payload with a repeated envelope, 12 with a new one) to a rank whose last message of that size said it now watches goes through one 64-byte line the pair shares, written in turns (a ping-pong: each side answers there), instead of the cell ring of its direction: one line changes hands per message instead of two (0 = always the cell rings)."},
+                "1: a message of up to 116 bytes with its header (112-byte payload with a repeated envelope, 76 with a new one) to a rank whose last message of that size said it now watches goes through a line the pair shares, written in turns (a ping-pong: each side answers there), instead of the cell ring of its direction: up to 52 bytes one 64-byte line changes hands per message instead of two, up to 116 two lines, demoted to the shared cache by the writer (0 = always the cell rings)."},
     SettingSpec{"RAILMPI_TCP_EAGER_LIMIT", "64K",
                 "Largest message the tcp device sends eagerly; larger ones use rendezvous."},
     SettingSpec{"RAILMPI_TCP_INTERFACE", "",

@@ -128,7 +128,7 @@ static void pair_line_part(void) {
         const int first = (i / 100) % 2 == 0 ? (mt_rank & ~1) : (mt_rank | 1);
         const int tag = (i / 50) % 3, burst = i % 7 == 3;
         if (mt_rank == first) {
-            send_seq(s, (i * 7) % 61, peer, tag, &out, NULL);
+            send_seq(s, (i * 7) % 113, peer, tag, &out, NULL);
             if (burst) {
                 MPI_Request rq;
                 send_seq(s, 4, peer, tag, &out, NULL);
@@ -137,16 +137,16 @@ static void pair_line_part(void) {
                 send_seq(s, 100, peer, tag, &out, NULL);
                 MPI_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
             }
-            recv_seq(r, i % 61, peer, tag, &in);
+            recv_seq(r, i % 113, peer, tag, &in);
         } else {
-            recv_seq(r, (i * 7) % 61, peer, tag, &in);
+            recv_seq(r, (i * 7) % 113, peer, tag, &in);
             if (burst) {
                 recv_seq(r, 4, peer, tag, &in);
                 recv_seq(r, BIG, peer, tag, &in);
                 recv_seq(r, 8, peer, tag, &in);
                 recv_seq(r, 100, peer, tag, &in);
             }
-            send_seq(s, i % 61, peer, tag, &out, NULL);
+            send_seq(s, i % 113, peer, tag, &out, NULL);
         }
     }
     free(s);

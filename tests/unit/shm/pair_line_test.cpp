@@ -68,30 +68,41 @@ TEST_F(PairLineTest, TheTurnPassesWithEachMessage) {
   EXPECT_TRUE(low.free());
 }
 
-TEST_F(PairLineTest, UpTo52BytesAndEmptyMessages) {
+TEST_F(PairLineTest, UpTo116BytesInOneOrTwoLinesAndEmptyMessages) {
   PairLineEnd& a = low;
   PairLineEnd& b = high;
-  EXPECT_TRUE(PairLineEnd::fits(4, 48));
-  EXPECT_TRUE(PairLineEnd::fits(40, 12));  // a full header and 12 bytes
-  EXPECT_FALSE(PairLineEnd::fits(4, 49));
-  EXPECT_FALSE(PairLineEnd::fits(40, 13));
-  for (int round = 0; round < 600; ++round) {  // the sides take turns
+  EXPECT_TRUE(PairLineEnd::fits(4, 112));
+  EXPECT_TRUE(PairLineEnd::fits(40, 76));  // a full header and 64 bytes, and more
+  EXPECT_FALSE(PairLineEnd::fits(4, 113));
+  EXPECT_FALSE(PairLineEnd::fits(40, 77));
+  EXPECT_FALSE(PairLineEnd::fits(65, 0));  // a header is at most 64 bytes
+  auto* second = reinterpret_cast<unsigned char*>(&line) + 64;
+  for (int round = 0; round < 1200; ++round) {  // the sides take turns
     const std::string hd = "h" + std::to_string(round % 10);
-    std::string pl(std::size_t(round % 51), ' ');
+    std::string pl(std::size_t(round % 115), ' ');  // 0-114: both lines' bytes, and the boundary
     for (std::size_t i = 0; i < pl.size(); ++i) pl[i] = char('a' + (round + int(i)) % 26);
     PairLineEnd& from = round % 2 == 0 ? a : b;
     PairLineEnd& to = round % 2 == 0 ? b : a;
     ASSERT_TRUE(from.free());
     ASSERT_FALSE(to.free());
+    // A message that fits the first line leaves the second one alone (not written, not moved).
+    std::memset(second, 0xA5, 64);
     from.post(bytes(hd), bytes(pl), 0, std::memory_order_release);
+    const bool one_line = hd.size() + pl.size() <= kFirstLineBytes;
+    EXPECT_EQ(second[0] == 0xA5 && second[63] == 0xA5, one_line) << "round " << round;
     EXPECT_EQ(line.seq, std::uint32_t(round + 1));  // one count for both sides' messages
     EXPECT_EQ(line.header_len, hd.size());
     EXPECT_EQ(line.payload_len, pl.size());
     ASSERT_FALSE(from.pending());
     expect_delivery(to, hd, pl);
   }
-  a.post({}, {}, 0, std::memory_order_release);
-  expect_delivery(b, "", "");
+  // A 64-byte header (the largest) with the rest of the two lines.
+  const std::string big_header(64, 'H'), rest(kPairLineBytes - 64, 'r');
+  ASSERT_TRUE(a.free());
+  a.post(bytes(big_header), bytes(rest), 0, std::memory_order_release);
+  expect_delivery(b, big_header, rest);
+  b.post({}, {}, 0, std::memory_order_release);
+  expect_delivery(a, "", "");
 }
 
 TEST_F(PairLineTest, DueOnlyOnceTheRingReachedItsOrderAcrossWrap) {

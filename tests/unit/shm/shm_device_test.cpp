@@ -938,7 +938,7 @@ TEST(ShmDevice, PairLineKeepsOrderWithTheRings) {
       if (pl.size() >= 8) std::memcpy(&seq, pl.data(), 8);
       if (seq != expected || hd.size() != 4 || hd[0] != std::byte(0x5a)) ++bad;
       for (std::size_t i = 8; i < pl.size(); ++i) bad += pl[i] != pat(seq, i);
-      tiny_received += pl.size() <= 48;
+      tiny_received += pl.size() <= 112;
       ++expected;
     };
     dev->set_handler(h.raw());
@@ -952,8 +952,8 @@ TEST(ShmDevice, PairLineKeepsOrderWithTheRings) {
     std::deque<SendOp> ops;  // alive until done (send() may queue)
     for (std::uint64_t seq = 0; seq < kMessages; ++seq) {
       const std::uint64_t kind = next(16);
-      const std::size_t len = kind < 12 ? 8 + next(41)          // fits the line (4 + 48)
-                              : kind < 14 ? 49 + next(900)      // cell ring
+      const std::size_t len = kind < 12 ? 8 + next(105)         // fits the line (4 + 112: one or two lines)
+                              : kind < 14 ? 113 + next(900)     // cell ring
                                           : 1000 + next(12000);  // packet ring, through send()
       std::memcpy(payload.data(), &seq, 8);
       for (std::size_t i = 8; i < len; ++i) payload[i] = pat(seq, i);

@@ -1,0 +1,17 @@
+// Hints to the cache hierarchy for lines that another core reads next.
+#pragma once
+
+namespace railmpi::base {
+
+// Moves the cache line holding `p` from this core's private caches to the shared cache, so that
+// the core that polls it next gets it from there instead of from this core (CLDEMOTE; a no-op
+// on x86 processors without it, whose decoders take the opcode as a NOP hint, and elsewhere).
+inline void demote_line(const void* p) {
+#if defined(__x86_64__)
+  asm volatile("cldemote %0" : : "m"(*static_cast<const char*>(p)));
+#else
+  (void)p;
+#endif
+}
+
+}  // namespace railmpi::base
