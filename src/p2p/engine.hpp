@@ -140,6 +140,7 @@ class Engine {
   bool header_cache_;
   std::vector<Envelope> sent_envelope_;      // per peer: envelope of the last full eager/rts sent
   std::vector<Envelope> received_envelope_;  // per peer: envelope of the last full eager/rts received
+  std::vector<std::uint32_t> rendezvous_sends_;  // per peer: rendezvous sends not complete yet
   PostedQueue posted_;
   UnexpectedQueue unexpected_;
   std::vector<std::unique_ptr<ControlOp>> control_storage_;

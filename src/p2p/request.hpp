@@ -52,6 +52,7 @@ struct Request {
   bool op_busy = false;          // the embedded op is queued in a device
   bool cts_arrived = false;      // rendezvous data may start once op_busy clears
   bool sending_data = false;     // the embedded op now carries data packets
+  bool rendezvous_send = false;  // counted in the engine's rendezvous sends to `peer` until complete
   std::size_t total = 0;         // rendezvous: message size
   std::size_t offset = 0;        // rendezvous: bytes sent / received so far
   std::uint64_t remote_req = 0;  // rendezvous: the other side's request

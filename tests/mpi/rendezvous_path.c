@@ -5,7 +5,10 @@
  * rendezvous in packets needs the sender's progress, so it completes only after the sleep.
  * Sizes: EAGER-1, EAGER, EAGER+1 and MIN-1, MIN, MIN+1. MIN: a size, "none" (never single copy)
  * or "auto" (the device's automatic choice: every rendezvous when the job has more ranks than
- * this machine has cores, else none). Every message's bytes are checked. Other ranks idle. */
+ * this machine has cores, else none). Every message's bytes are checked. Other ranks idle.
+ * Then the same sizes both ways: rank 1 first starts a rendezvous send of its own to rank 0, which
+ * rank 0 receives only after its sleep. While it streams one, a receiver reads a rendezvous
+ * message itself from every size on ("auto"; a set MIN: from MIN on, as one way). */
 #include "mpitest.h"
 
 #define SLEEP_MS 500
@@ -16,10 +19,16 @@ static double now_ms(void) { return MPI_Wtime() * 1e3; }
 /* 1: completes without the sender's progress; 0: needs it. */
 static int expect_early(long n, long eager, long min) { return n <= eager || (min > 0 && n >= min); }
 
-static void one_size(long n, long eager, long min, unsigned char *s, unsigned char *r, unsigned seed) {
-    MPI_Request rq;
+/* back: a buffer of `back_n` bytes rank 1 sends to rank 0 at the same time (NULL: one way). */
+static void one_size(long n, long eager, long min, unsigned char *s, unsigned char *r, unsigned seed,
+                     unsigned char *back, long back_n) {
+    MPI_Request rq, back_rq;
     if (mt_rank == 1) {
         memset(r, 0, (size_t)n);
+        if (back) {
+            mt_fill(back, (size_t)back_n, seed + 100);
+            MPI_OK(MPI_Isend(back, (int)back_n, MPI_BYTE, 0, 8, MPI_COMM_WORLD, &back_rq));
+        }
         MPI_OK(MPI_Irecv(r, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq));
     }
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
@@ -28,6 +37,14 @@ static void one_size(long n, long eager, long min, unsigned char *s, unsigned ch
         MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq));
         mt_sleep_ms(SLEEP_MS);
         MPI_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        if (back) {
+            MPI_Status st;
+            memset(back, 0, (size_t)back_n);
+            MPI_OK(MPI_Recv(back, (int)back_n, MPI_BYTE, 1, 8, MPI_COMM_WORLD, &st));
+            CHECK_STATUS(st, 1, 8, MPI_BYTE, (int)back_n);
+            long bad = mt_verify(back, (size_t)back_n, seed + 100);
+            CHECK(bad < 0, "size %ld, the message back: byte %ld wrong", n, bad);
+        }
     } else if (mt_rank == 1) {
         const double t0 = now_ms();
         MPI_Status st;
@@ -41,6 +58,7 @@ static void one_size(long n, long eager, long min, unsigned char *s, unsigned ch
               "size %ld (eager limit %ld, single copy from %ld): received after %.0f ms, expected %s the "
               "sender's %d ms without progress",
               n, eager, min, waited, expect_early(n, eager, min) ? "during" : "after", SLEEP_MS);
+        if (back) MPI_OK(MPI_Wait(&back_rq, MPI_STATUS_IGNORE));
     }
 }
 
@@ -48,22 +66,26 @@ int main(int argc, char **argv) {
     mt_init(&argc, &argv, "rendezvous_path");
     CHECK(argc == 3, "usage: rendezvous_path EAGER MIN|none|auto");
     const long eager = atol(argv[1]);
-    long min = 0; /* 0: no single copy */
+    long min = 0, both_min = 0; /* 0: no single copy (one way, both ways) */
     if (!strcmp(argv[2], "auto")) {
         if (mt_size > mt_machine_cpus()) min = eager + 1;
+        both_min = eager + 1;
     } else if (strcmp(argv[2], "none") != 0) {
-        min = atol(argv[2]);
+        min = both_min = atol(argv[2]);
     }
     CHECK(eager > 1 && (min == 0 || min > eager), "bad EAGER %ld or MIN %ld", eager, min);
     const long sizes[] = {eager - 1, eager, eager + 1, min - 1, min, min + 1};
     const int nsizes = min > 0 ? 6 : 3;
     const long most = min > 0 ? min + 1 : eager + 1;
-    unsigned char *s = malloc((size_t)most), *r = malloc((size_t)most);
-    CHECK(s && r, "malloc");
+    const long back_n = 4 * eager + 1; /* a rendezvous message */
+    unsigned char *s = malloc((size_t)most), *r = malloc((size_t)most), *back = malloc((size_t)back_n);
+    CHECK(s && r && back, "malloc");
     if (mt_size >= 2) {
-        for (int i = 0; i < nsizes; i++) one_size(sizes[i], eager, min, s, r, (unsigned)i);
+        for (int i = 0; i < nsizes; i++) one_size(sizes[i], eager, min, s, r, (unsigned)i, NULL, 0);
+        for (int i = 0; i < nsizes; i++) one_size(sizes[i], eager, both_min, s, r, 10u + (unsigned)i, back, back_n);
     }
     free(s);
     free(r);
+    free(back);
     return mt_finish();
 }

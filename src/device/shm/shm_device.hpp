@@ -211,6 +211,7 @@ class ShmDevice final : public Device {
   bool cma_allowed_;
   std::size_t cma_min_setting_;    // RAILMPI_SHM_CMA_MIN (base::Settings::kAutomatic: chosen at connect)
   std::size_t single_copy_min_ = kNoSingleCopy;
+  std::size_t single_copy_both_ways_min_ = kNoSingleCopy;
   bool single_copy_ = false;
   bool connected_ = false;
   bool unlinked_ = true;
