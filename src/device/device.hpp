@@ -88,9 +88,10 @@ struct Figures {
   // Smallest rendezvous payload worth a single copy (when single_copy); smaller ones travel as
   // packets (the sender's and the receiver's cores copy at the same time).
   std::size_t single_copy_min = 0;
-  // Smallest rendezvous payload worth a single copy while the receiving rank streams a rendezvous
-  // message of its own to the sender (both directions at once: then each core copies only what
-  // comes in, once, instead of copying both ways through the rings). SIZE_MAX: never.
+  // Smallest payload, eager sizes included, worth a single copy when a rank streams both ways: the
+  // sender waits for large messages too, or the receiver streams a rendezvous message to the
+  // sender (then each core copies only what comes in, once, instead of copying everything out
+  // and in through the rings). SIZE_MAX: never.
   std::size_t single_copy_both_ways_min = SIZE_MAX;
 };
 

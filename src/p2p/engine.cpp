@@ -65,7 +65,11 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   r.op.placeable = false;
 
   const device::Figures& fig = mcm_.figures(peer);
-  const bool eager = bytes <= fig.eager_limit;
+  // Both ways: this rank waits for large messages while it sends one (osu_bibw, exchanges, shifts).
+  // Then a single copy by the receiver's core beats copying the message out here and in there,
+  // from single_copy_both_ways_min on, eager sizes included: the rts says so (kFlagReadNow).
+  const bool both_ways = read_now(fig, bytes);
+  const bool eager = bytes <= fig.eager_limit && !both_ways;
   // A rendezvous the receiver may read itself (start_rendezvous_recv() decides); else it answers
   // cts and the sender streams packets.
   const bool single_copy =
@@ -115,12 +119,13 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
       r.waiting = mode == SendMode::synchronous ? 2 : 1;  // frame out (+ sync_ack)
     } else {
       h.kind = FrameKind::rts;
+      h.flags = both_ways ? kFlagReadNow : 0;
       h.aux = single_copy ? id_of(r.buf) : 0;  // 0: answer cts (also a layout: not one buffer)
       r.op.payload = nullptr;
       r.op.payload_len = 0;
       r.op.layout = nullptr;
       if (r.packed) {
-        h.flags = kFlagLayout;
+        h.flags |= kFlagLayout;
         r.op.payload = r.packed;
         r.op.payload_len = sizeof(LayoutWire) + r.layout->blocks.size() * sizeof(base::Strided);
       }
@@ -301,12 +306,13 @@ void Engine::deliver_unexpected(Request& r, Unexpected* u) {
     complete(r);
     return;
   }
-  start_rendezvous_recv(r, u->peer, u->size, u->sender_req, u->sender_addr, {u->data, u->data_len});
+  start_rendezvous_recv(r, u->peer, u->size, u->sender_req, u->sender_addr, {u->data, u->data_len}, u->read_now);
   unexpected_.release(u);
 }
 
 void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
-                                   std::uint64_t sender_addr, std::span<const std::byte> sender_layout) {
+                                   std::uint64_t sender_addr, std::span<const std::byte> sender_layout,
+                                   bool sender_both_ways) {
   r.peer = peer;
   r.total = size;
   const std::size_t n = std::min(size, r.bytes);
@@ -314,10 +320,11 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
   r.status_bytes = n;
   const bool readable = sender_addr != 0 || !sender_layout.empty();  // else the sender gathers packets
   const device::Figures& fig = mcm_.figures(peer);
-  // Read it now when it is large enough, or when this rank streams a rendezvous message to the
-  // same peer: both directions at once (osu_bibw, exchanges): 1 MiB both ways 13-14 GB/s through
-  // the rings, 19-21 GB/s by single copies; one way the rings win (13-16 against 9-10 GB/s).
-  const bool read_now = n >= fig.single_copy_min ||
+  // Read it now when it is large enough, or when either side streams both ways: the sender said
+  // so, or this rank streams a rendezvous message to the same peer (osu_bibw, exchanges): 1 MiB
+  // both ways 13-14 GB/s through the rings, 19-21 GB/s by single copies; one way the rings win
+  // (13-16 against 9-10 GB/s).
+  const bool read_now = n >= fig.single_copy_min || sender_both_ways ||
                         (n >= fig.single_copy_both_ways_min && rendezvous_sends_[static_cast<std::size_t>(peer)] > 0);
   if (readable && fig.single_copy && read_now && read_single_copy(r, peer, n, sender_addr, sender_layout)) {
     send_control(peer, FrameKind::fin, sender_req, 0);
@@ -385,6 +392,7 @@ void Engine::queue_eager(int peer, const Envelope& env, std::uint8_t flags, std:
   u->peer = peer;
   u->kind = FrameKind::eager;
   u->sync = (flags & kFlagSync) != 0;
+  u->read_now = false;
   u->size = payload.size();
   u->sender_req = sender_req;
   if (payload.size() <= sizeof u->inline_data) {
@@ -402,7 +410,7 @@ void Engine::handle_rts(int peer, const WireHeader& h, std::span<const std::byte
   if (Request* r = posted_.take(h.context, h.source, h.tag)) {
     r->status_source = h.source;
     r->status_tag = h.tag;
-    start_rendezvous_recv(*r, peer, h.size, h.req, h.aux, payload);
+    start_rendezvous_recv(*r, peer, h.size, h.req, h.aux, payload, (h.flags & kFlagReadNow) != 0);
     return;
   }
   Unexpected* u = unexpected_.allocate();
@@ -412,6 +420,7 @@ void Engine::handle_rts(int peer, const WireHeader& h, std::span<const std::byte
   u->peer = peer;
   u->kind = FrameKind::rts;
   u->sync = false;
+  u->read_now = (h.flags & kFlagReadNow) != 0;
   u->size = h.size;
   u->sender_req = h.req;
   u->sender_addr = h.aux;

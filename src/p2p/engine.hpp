@@ -54,7 +54,8 @@ class Engine {
   // takes the eager frame at once (mcm::MultiMethod::try_send_now), the message is sent and
   // complete on return (true); no request is used. False: nothing was sent, use isend().
   bool try_send_now(const void* buf, std::size_t bytes, int peer, int context, int source, int tag) {
-    if (bytes > mcm_.figures(peer).eager_limit) return false;
+    const device::Figures& fig = mcm_.figures(peer);
+    if (bytes > fig.eager_limit || read_now(fig, bytes)) return false;
     const std::span<const std::byte> payload(static_cast<const std::byte*>(buf), bytes);
     Envelope& last = sent_envelope_[static_cast<std::size_t>(peer)];
     const Envelope envelope{context, source, tag};
@@ -96,6 +97,11 @@ class Engine {
   std::size_t unexpected_count() const { return unexpected_.size(); }
 
  private:
+  // A send of `bytes` that streams both ways (this rank waits for large messages too): isend()
+  // offers it to the receiver's single copy, eager sizes included (Figures::single_copy_both_ways_min).
+  bool read_now(const device::Figures& fig, std::size_t bytes) const {
+    return bytes >= fig.single_copy_both_ways_min && fig.single_copy && posted_.large() > 0;
+  }
   // Single copy of a matched rendezvous into the receive's destination; false: use cts + data.
   bool read_single_copy(Request& r, int peer, std::size_t n, std::uint64_t sender_addr,
                         std::span<const std::byte> sender_layout);
@@ -122,7 +128,8 @@ class Engine {
   // Receive side of a matched rendezvous.
   // `sender_layout`: the rts payload of a non-contiguous sender (empty: contiguous at sender_addr).
   void start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
-                             std::uint64_t sender_addr, std::span<const std::byte> sender_layout);
+                             std::uint64_t sender_addr, std::span<const std::byte> sender_layout,
+                             bool sender_both_ways = false);
   // Sender: push data packets until the device queues one or all are out.
   void pump_data(Request& r);
   void send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux);

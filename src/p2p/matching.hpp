@@ -21,6 +21,7 @@ struct Unexpected {
   int peer = -1;
   FrameKind kind = FrameKind::eager;  // eager (data held here) or rts (data still at the sender)
   bool sync = false;
+  bool read_now = false;  // rts with kFlagReadNow
   std::size_t size = 0;
   std::uint64_t sender_req = 0;
   std::uint64_t sender_addr = 0;
@@ -36,6 +37,10 @@ inline bool envelope_matches(int want_ctx, int want_src, int want_tag, int ctx, 
   return want_ctx == ctx && (want_src == kAnySource || want_src == src) && (want_tag == kAnyTag || want_tag == tag);
 }
 
+// Receives of at least this capacity waiting in a PostedQueue tell a sender that it streams both
+// ways (Engine::isend).
+inline constexpr std::size_t kLargeReceive = 32 * 1024;
+
 class PostedQueue {
  public:
   void push(Request& r) {
@@ -43,12 +48,16 @@ class PostedQueue {
     r.prev = tail_;
     if (tail_) tail_->next = &r; else head_ = &r;
     tail_ = &r;
+    if (r.bytes >= kLargeReceive) ++large_;
   }
   void remove(Request& r) {
     (r.prev ? r.prev->next : head_) = r.next;
     (r.next ? r.next->prev : tail_) = r.prev;
     r.next = r.prev = nullptr;
+    if (r.bytes >= kLargeReceive) --large_;
   }
+  // Receives of kLargeReceive bytes or more in the queue.
+  std::size_t large() const { return large_; }
   // First posted receive that accepts this envelope, removed from the queue; nullptr if none.
   Request* take(int ctx, int src, int tag) {
     for (Request* r = head_; r; r = r->next)
@@ -68,6 +77,7 @@ class PostedQueue {
  private:
   Request* head_ = nullptr;
   Request* tail_ = nullptr;
+  std::size_t large_ = 0;
 };
 
 class UnexpectedQueue {

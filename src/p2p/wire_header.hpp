@@ -21,6 +21,8 @@ enum class FrameKind : std::uint8_t {
 inline constexpr std::uint8_t kFlagSync = 1;
 // rts: the payload is the sender's layout (LayoutWire + blocks); aux is unused.
 inline constexpr std::uint8_t kFlagLayout = 2;
+// rts: the sender streams both ways (it waits for large messages too): read it by single copy.
+inline constexpr std::uint8_t kFlagReadNow = 4;
 
 struct WireHeader {
   FrameKind kind;

@@ -249,15 +249,21 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   // to 16 MiB, both ways (bench/shm_targets.sh ONLY=bw; 16 MiB 2x: a single copy of a message
   // larger than the cache is bound by one core's memory bandwidth, and concurrent reads in both
   // directions do not add up).
-  // Both ways at once (the receiver streams a rendezvous message of its own to the sender), each
-  // core copying only what comes in beats both cores copying everything twice: automatic, every
-  // rendezvous then goes by single copy (bench/osu_bibw 1 MiB, 2026-11-25: 19-21 GB/s against
-  // 13-14 through the rings; 256-512 KiB 33-38 against 17-18).
+  // Both ways at once (the sender waits for large messages too, or the receiver streams a
+  // rendezvous message of its own to the sender), each core copying only what comes in beats
+  // both cores copying everything twice, from kBothWaysSingleCopyMin on: automatic, such messages
+  // then go by single copy, eager sizes included. Not on an oversubscribed node: there every
+  // rendezvous goes by single copy already, and an eager send completes without waiting for its
+  // receiver to get a core. A set RAILMPI_SHM_CMA_MIN rules alone.
   if (cma_min_setting_ != base::Settings::kAutomatic) {
-    single_copy_min_ = single_copy_both_ways_min_ = cma_min_setting_;
+    single_copy_min_ = cma_min_setting_;
+    single_copy_both_ways_min_ = kNoSingleCopy;
+  } else if (node_oversubscribed()) {
+    single_copy_min_ = 0;
+    single_copy_both_ways_min_ = kNoSingleCopy;
   } else {
-    single_copy_min_ = node_oversubscribed() ? 0 : kNoSingleCopy;
-    single_copy_both_ways_min_ = 0;
+    single_copy_min_ = kNoSingleCopy;
+    single_copy_both_ways_min_ = kBothWaysSingleCopyMin;
   }
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;

@@ -140,6 +140,11 @@ class ShmDevice final : public Device {
   static constexpr std::size_t kPacketsPerRing = 16;
   // Never a single copy: figures().single_copy_min when the ring's pipelined copy takes every size.
   static constexpr std::size_t kNoSingleCopy = SIZE_MAX;
+  // figures().single_copy_both_ways_min when automatic. osu_bibw, 2 ranks, 2026-11-25, GB/s
+  // through the rings / by single copies (eager limit lowered to force them), interleaved runs:
+  // 4 KiB 10-14 / 5-7, 8 KiB 14-16 / 8-12, 16 KiB 12-18 / 12-14, 32 KiB 12-20 / 15-20, 64 KiB
+  // 9-15 / 23-37, 128-512 KiB (rendezvous) 15-17 / 27-36, 1 MiB 13-16 / 23-25.
+  static constexpr std::size_t kBothWaysSingleCopyMin = 32 * 1024;
 
  private:
   // More ranks on this node (this one and its shm peers) than cores this rank may run on.

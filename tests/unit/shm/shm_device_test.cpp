@@ -614,7 +614,8 @@ TEST(ShmDevice, ReadRemoteFourMiB) {
 }
 
 // RAILMPI_SHM_CMA_MIN: a value is taken as it is; empty (automatic) means every rendezvous on a
-// node with more ranks than cores, else none (one way) and every one (both ways).
+// node with more ranks than cores, else none one way and those of 32 KiB or more both ways (eager
+// sizes included).
 void single_copy_min_case(int ranks, std::size_t setting) {
   run_ranks(ranks, [setting, ranks](int rank) {
     base::Settings s = default_settings();
@@ -628,8 +629,11 @@ void single_copy_min_case(int ranks, std::size_t setting) {
                                                                        : ShmDevice::kNoSingleCopy;
     CHECK(dev->figures().single_copy);
     CHECK(dev->figures().single_copy_min == expected);
-    // Both ways at once: every rendezvous unless a value is set.
-    CHECK(dev->figures().single_copy_both_ways_min == (setting != base::Settings::kAutomatic ? setting : 0));
+    // Both ways at once: from kBothWaysSingleCopyMin on, unless a value is set (then it alone
+    // rules) or the node is oversubscribed (every rendezvous is read, eager stays eager).
+    CHECK(dev->figures().single_copy_both_ways_min ==
+          (setting != base::Settings::kAutomatic || oversubscribed ? ShmDevice::kNoSingleCopy
+                                                                   : ShmDevice::kBothWaysSingleCopyMin));
     finish(*dev);
     return 0;
   });

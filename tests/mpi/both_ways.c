@@ -1,0 +1,75 @@
+/* both_ways MODE: whether an eager-sized message goes by the receiver's single copy because its
+ * sender waits for a large message too (a posted receive of 32 KiB or more: osu_bibw, exchanges).
+ * Seen from the sender: an eager MPI_Isend completes at once, a single copy only after the
+ * receiver has read it, and rank 1 posts its receive only after SLEEP_MS. Sizes: 32 KiB - 1, 32
+ * KiB, the eager limit 64 KiB; each one way (rank 0 has no receive posted), both ways (a 64 KiB
+ * receive from rank 1 posted first) and beside a small posted receive (4 KiB: not large).
+ * MODE "auto": both ways from 32 KiB on go by single copy; "none" (CMA off, or RAILMPI_SHM_CMA_MIN
+ * set): always eager. Every message's bytes and status are checked. Other ranks idle. */
+#include "mpitest.h"
+
+#define SLEEP_MS 500
+#define LATE_MS 250 /* a send that took this long waited for the receiver */
+#define BACK 65536
+
+static double now_ms(void) { return MPI_Wtime() * 1e3; }
+
+/* posted: capacity of the receive rank 0 posts before its send (0: none). */
+static void one_case(long n, long posted, int converts, unsigned char *s, unsigned char *r, unsigned char *back,
+                     unsigned seed) {
+    MPI_Request rq, brq;
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mt_rank == 0) {
+        if (posted) MPI_OK(MPI_Irecv(back, (int)posted, MPI_BYTE, 1, 9, MPI_COMM_WORLD, &brq));
+        mt_fill(s, (size_t)n, seed);
+        const double t0 = now_ms();
+        MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq));
+        int done = 0;
+        while (!done) MPI_OK(MPI_Test(&rq, &done, MPI_STATUS_IGNORE));
+        const double took = now_ms() - t0;
+        CHECK((took >= LATE_MS) == converts,
+              "size %ld beside a posted receive of %ld bytes: the send completed after %.0f ms, expected %s "
+              "(the receiver posts after %d ms)",
+              n, posted, took, converts ? "a single copy by the receiver (late)" : "eager (at once)", SLEEP_MS);
+        if (posted) {
+            MPI_Status st;
+            MPI_OK(MPI_Wait(&brq, &st));
+            CHECK_STATUS(st, 1, 9, MPI_BYTE, (int)posted);
+            long bad = mt_verify(back, (size_t)posted, seed + 100);
+            CHECK(bad < 0, "size %ld, the message back: byte %ld wrong", n, bad);
+        }
+    } else if (mt_rank == 1) {
+        mt_sleep_ms(SLEEP_MS);
+        MPI_Status st;
+        memset(r, 0, (size_t)n);
+        MPI_OK(MPI_Recv(r, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &st));
+        CHECK_STATUS(st, 0, 7, MPI_BYTE, (int)n);
+        long bad = mt_verify(r, (size_t)n, seed);
+        CHECK(bad < 0, "size %ld: byte %ld wrong", n, bad);
+        if (posted) {
+            mt_fill(back, (size_t)posted, seed + 100);
+            MPI_OK(MPI_Send(back, (int)posted, MPI_BYTE, 0, 9, MPI_COMM_WORLD));
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    mt_init(&argc, &argv, "both_ways");
+    CHECK(argc == 2 && (!strcmp(argv[1], "auto") || !strcmp(argv[1], "none")), "usage: both_ways auto|none");
+    const int on = !strcmp(argv[1], "auto");
+    const long sizes[] = {32767, 32768, 65536};
+    unsigned char *s = malloc(65536), *r = malloc(65536), *back = malloc(BACK);
+    CHECK(s && r && back, "malloc");
+    if (mt_size >= 2) {
+        for (int i = 0; i < 3; i++) {
+            const long n = sizes[i];
+            one_case(n, 0, 0, s, r, back, 10u * (unsigned)i);
+            one_case(n, BACK, on && n >= 32768, s, r, back, 10u * (unsigned)i + 1);
+            one_case(n, 4096, 0, s, r, back, 10u * (unsigned)i + 2);
+        }
+    }
+    free(s);
+    free(r);
+    free(back);
+    return mt_finish();
+}
