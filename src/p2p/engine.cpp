@@ -68,7 +68,8 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   // Both ways: this rank waits for large messages while it sends one (osu_bibw, exchanges, shifts).
   // Then a single copy by the receiver's core beats copying the message out here and in there,
   // from single_copy_both_ways_min on, eager sizes included: the rts says so (kFlagReadNow).
-  const bool both_ways = read_now(fig, bytes);
+  // Contiguous messages only (a layout's runs may be too short to be read).
+  const bool both_ways = layout == nullptr && read_now(fig, bytes);
   const bool eager = bytes <= fig.eager_limit && !both_ways;
   // A rendezvous the receiver may read itself (start_rendezvous_recv() decides); else it answers
   // cts and the sender streams packets.
