@@ -2,8 +2,9 @@
  * is on its way from rank 0 to rank 1. VICTIM "sender" kills rank 0 a few milliseconds into its
  * MPI_Send, "receiver" kills rank 1 a few milliseconds into its MPI_Recv. The survivor is stuck in
  * its call; the job must end (not hang) with a non-zero exit and a report naming the killed rank
- * (the runner checks stderr). Covers the single-copy read of a dying sender, the pipelined copy
- * (RAILMPI_SHM_CMA=0) and tcp. */
+ * (the runner checks stderr). Covers the pipelined copy (default one way, and RAILMPI_SHM_CMA=0),
+ * tcp, and with a second argument "both" the receiver's single copy: rank 0 first posts a 1 MiB
+ * receive from rank 1 (never sent), so its send streams both ways and rank 1 reads it itself. */
 #define _GNU_SOURCE /* before any system header: mpitest.h needs sched_getaffinity */
 #include <sys/time.h>
 
@@ -20,6 +21,10 @@ int main(int argc, char **argv) {
     CHECK(mt_size == 2, "needs 2 ranks");
     CHECK(argc > 1 && (!strcmp(argv[1], "sender") || !strcmp(argv[1], "receiver")), "usage: sender|receiver");
     const int victim = !strcmp(argv[1], "sender") ? 0 : 1;
+    const int both = argc > 2 && !strcmp(argv[2], "both");
+    static char back[1 << 20];
+    MPI_Request back_rq;
+    if (both && mt_rank == 0) MPI_OK(MPI_Irecv(back, (int)sizeof back, MPI_BYTE, 1, 6, MPI_COMM_WORLD, &back_rq));
     const size_t bytes = (size_t)256 << 20;
     char *buf = malloc(bytes);
     CHECK(buf != NULL, "malloc");
