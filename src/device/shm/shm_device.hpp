@@ -10,12 +10,13 @@
 // bootstrap.barrier() exactly once, then shm_unlink()s its own segment, so nothing is left in
 // /dev/shm whatever happens later.
 //
-// Pair lines (pair_line.hpp): every pair of ranks also shares one 64-byte line, in the first page
-// of the lower rank's channel to the higher one. A short-protocol frame carries kWatching: its
-// sender looks at that line until the next frame from the receiver arrives, and the receiver's
-// next message of up to kPairLineBytes with its header goes there when it holds the line's turn
-// (a ping-pong hands one line back and forth instead of two ring cells). Every poll looks at the lines of up to kWatchedPeers watched
-// peers, every kLineTick-th poll and the check before sleeping at all of them.
+// Pair lines (pair_line.hpp): every pair of ranks also shares a line of two cache lines, in the
+// first page of the lower rank's channel to the higher one. A frame the line could carry (up to
+// kPairLineBytes with its header) carries kWatching: its sender looks at that line until the next
+// frame from the receiver arrives, and the receiver's next such message goes there when it holds
+// the line's turn (a ping-pong hands the line back and forth instead of two ring cells). Every
+// poll looks at the lines of up to kWatchedPeers watched peers, every kLineTick-th poll and the
+// check before sleeping at all of them.
 //
 // Node region (node_region.hpp): with RAILMPI_NODE_COLL_LIMIT > 0 and at least one peer, the
 // lowest rank of the node creates the node's shared region before that barrier and the others map
