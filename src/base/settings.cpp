@@ -48,7 +48,7 @@ constexpr std::array kSpecs{
                 "Progress polls a waiting rank spins before it starts yielding (20 when a machine has more ranks than cores, test hosts included, unless set; RAILMPI_VERBOSE=1 prints the count in force)."},
     SettingSpec{"RAILMPI_SPIN_TIME", "0",
                 "Microseconds a waiting rank keeps polling, at least, before it yields or sleeps. For unbound ranks (`RAILMPI_BIND=none`, other launchers) beside busy programs: 2 ranks of osu_latency beside one busy loop took 0.18 us a message with 10000 instead of 3-5 us; but two unbound ranks on one core then take a time slice a message. Bound ranks do best with 0 (0.10 us there)."},
-    SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes before it sleeps in the kernel (with more ranks than cores, a point-to-point wait makes none for 10 ms after a yield took 500 us: other programs hold the cores)."},
+    SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes after the last message it received before it sleeps in the kernel (with a core per rank it also yields for 1 ms after the last arrival: a rank that keeps receiving pays no wake-ups; with more ranks than cores, a point-to-point wait makes none for 10 ms after a yield took 500 us: other programs hold the cores)."},
     SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "64K",
                 "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},
     SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr."},

@@ -112,5 +112,53 @@ TEST(ProgressEngine, WaitWithinSpinTimeMakesNoYield) {
   }
 }
 
+// An arrival every 300 us (a peer's fins while this rank waits for its own message): with a
+// core per rank the wait stays awake however few yields its budget has; with nothing arriving
+// the same wait sleeps once the budget and kAwakeAfterArrival are spent.
+TEST(ProgressEngine, WaitThatKeepsReceivingStaysAwake) {
+  for (const bool arrivals : {true, false}) {
+    base::Settings s = settings_with_yields(5);
+    mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+    Engine engine(mcm, s, /*oversubscribed=*/false);
+    struct Source {
+      bool on;
+      Engine::Clock::time_point last;
+      int events = 0;
+    } src{arrivals, Engine::Clock::now()};
+    const bool armed = true;
+    engine.set_hook(
+        [](void* ctx) {
+          auto& a = *static_cast<Source*>(ctx);
+          const auto now = Engine::Clock::now();
+          if (!a.on || now - a.last < microseconds(300)) return 0;
+          a.last = now;
+          ++a.events;
+          return 1;
+        },
+        &src, &armed);
+    const auto until = Engine::Clock::now() + std::chrono::milliseconds(20);
+    engine.wait_until([&] { return Engine::Clock::now() >= until; });
+    if (arrivals) {
+      EXPECT_GT(src.events, 20);
+      EXPECT_EQ(engine.sleeps(), 0u) << "a wait with an arrival every 300 us slept";
+    } else {
+      EXPECT_GT(engine.sleeps(), 0u) << "a 20 ms wait that nothing reached never slept";
+    }
+    EXPECT_GT(engine.yields(), 5u);
+  }
+}
+
+// The same on an oversubscribed machine: a wait sleeps once its yields are spent, since then
+// the core serves the ranks that have work.
+TEST(ProgressEngine, OversubscribedWaitSleepsAfterItsYields) {
+  base::Settings s = settings_with_yields(5);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  Engine engine(mcm, s, /*oversubscribed=*/true);
+  const auto until = Engine::Clock::now() + std::chrono::milliseconds(5);
+  engine.wait_until([&] { return Engine::Clock::now() >= until; });
+  EXPECT_GT(engine.sleeps(), 0u);
+  EXPECT_LE(engine.yields(), 5u) << "an oversubscribed wait kept yielding past its budget";
+}
+
 }  // namespace
 }  // namespace railmpi::progress
