@@ -93,6 +93,10 @@ struct Figures {
   // sender (then each core copies only what comes in, once, instead of copying everything out
   // and in through the rings). SIZE_MAX: never.
   std::size_t single_copy_both_ways_min = SIZE_MAX;
+  // Smallest payload, one way, that the two cores copy together (when single_copy): the receiver
+  // reads the second part with read_remote() while the sender writes the first part into the
+  // receiver's buffer with write_remote(). SIZE_MAX: never.
+  std::size_t shared_copy_min = SIZE_MAX;
 };
 
 // Where received frames and failures go. Plain function pointers: no virtual call per frame.
@@ -160,6 +164,9 @@ class Device {
   virtual bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
     return false;
   }
+  // Single copy the other way: writes src into the peer's address space at `remote_addr`. Only
+  // when figures().single_copy. Returns false on failure.
+  virtual bool write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) { return false; }
   // The general form: copies the first `bytes` bytes of the layout `remote` (addresses in the
   // peer's address space) into the layout `local` (addresses here). Either may be non-contiguous.
   virtual bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,

@@ -323,6 +323,16 @@ bool MultiMethod::read_remote(int peer, std::uint64_t remote_addr, std::span<std
   return false;
 }
 
+bool MultiMethod::write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) {
+  switch (routes_[peer]) {
+    case Route::self: return self_.write_remote(peer, remote_addr, src);
+    case Route::shm: return shm_->write_remote(peer, remote_addr, src);
+    case Route::tcp:
+    case Route::rails: return false;  // tcp has no single copy
+  }
+  return false;
+}
+
 bool MultiMethod::read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
                                      std::size_t bytes) {
   switch (routes_[peer]) {

@@ -85,6 +85,7 @@ class MultiMethod {
   // Lines of the end-of-job rail summary (RAILMPI_RAIL_STATS), one per channel.
   std::vector<std::string> rail_stats() const;
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst);
+  bool write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src);
   bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local, std::size_t bytes);
 
   Route route(int peer) const { return routes_[peer]; }

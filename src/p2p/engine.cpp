@@ -28,6 +28,8 @@ void reset(Request& r, RequestKind kind, Marker marker) {
   r.total = 0;
   r.offset = 0;
   r.remote_req = 0;
+  r.remote_addr = 0;
+  r.shared_copy = false;
   r.message = nullptr;
   r.status_bytes = 0;
 }
@@ -74,7 +76,8 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   // A rendezvous the receiver may read itself (start_rendezvous_recv() decides); else it answers
   // cts and the sender streams packets.
   const bool single_copy =
-      !eager && fig.single_copy && bytes >= std::min(fig.single_copy_min, fig.single_copy_both_ways_min);
+      !eager && fig.single_copy &&
+      bytes >= std::min({fig.single_copy_min, fig.single_copy_both_ways_min, fig.shared_copy_min});
   if (layout) [[unlikely]] {
     // No pack on either side: eager frames and data packets are gathered by the device from the
     // runs (SendOp::layout), or the receiver reads the runs itself (single copy, described in
@@ -332,8 +335,68 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
     complete(r);
     return;
   }
+  // One way, large, both buffers contiguous: the two cores copy it together.
+  if (sender_addr != 0 && sender_layout.empty() && !r.layout && !r.truncated && fig.single_copy &&
+      n >= fig.shared_copy_min && shared_copy_head(n) > 0) {
+    start_shared_copy(r, peer, sender_req, sender_addr);
+    return;
+  }
+  stream_rendezvous(r, peer, sender_req);
+}
+
+void Engine::stream_rendezvous(Request& r, int peer, std::uint64_t sender_req) {
   r.offset = 0;
+  r.shared_copy = false;
   send_control(peer, FrameKind::cts, sender_req, id_of(&r));
+}
+
+// Receiver: asks the sender to write the head into r.buf, reads the tail meanwhile.
+void Engine::start_shared_copy(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr) {
+  const std::size_t head = shared_copy_head(r.total);
+  r.shared_copy = true;
+  r.remote_req = sender_req;
+  r.remote_addr = sender_addr;
+  r.offset = 0;
+  ControlOp* c = control_op();
+  const PartHeader h{FrameKind::write_part, {}, sender_req, id_of(&r), id_of(r.buf), head};
+  std::memcpy(c->op.header.data(), &h, sizeof h);
+  c->op.header_len = sizeof h;
+  c->op.payload = nullptr;
+  c->op.payload_len = 0;
+  if (mcm_.send(peer, c->op) == device::SendResult::done) control_free_.push_back(c);
+  if (!mcm_.read_remote(peer, sender_addr + head, {r.buf + head, r.total - head})) {
+    // The sender streams the whole message instead; its `written` answer is then ignored (it
+    // comes before the data: frames of one peer arrive in order).
+    stream_rendezvous(r, peer, sender_req);
+    return;
+  }
+  shared_part_done(r, r.total - head);
+}
+
+// Sender: writes the head the receiver asked for, and says how much it wrote.
+void Engine::handle_write_part(int peer, const PartHeader& h) {
+  Request& s = request_at(h.sender_req);
+  const bool ok = h.bytes <= s.total && mcm_.write_remote(peer, h.addr, {s.buf, h.bytes});
+  send_control(peer, FrameKind::written, h.receiver_req, ok ? h.bytes : 0);
+}
+
+// Receiver: the sender wrote `bytes` of the head (fewer when its write failed: read the rest).
+void Engine::handle_written(int peer, std::uint64_t receiver_req, std::size_t bytes) {
+  Request& r = request_at(receiver_req);
+  if (!r.shared_copy) return;  // streamed instead (the tail read failed)
+  const std::size_t head = shared_copy_head(r.total);
+  if (bytes < head && !mcm_.read_remote(peer, r.remote_addr + bytes, {r.buf + bytes, head - bytes})) {
+    stream_rendezvous(r, peer, r.remote_req);
+    return;
+  }
+  shared_part_done(r, head);
+}
+
+void Engine::shared_part_done(Request& r, std::size_t bytes) {
+  r.offset += bytes;
+  if (r.offset < r.total) return;
+  send_control(r.peer, FrameKind::fin, r.remote_req, 0);
+  complete(r);
 }
 
 void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload) {
@@ -341,6 +404,12 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
   const auto kind = static_cast<FrameKind>(std::to_integer<std::uint8_t>(header[0]));
   if (kind == FrameKind::eager_cached) [[likely]] {
     e.handle_eager(peer, e.received_envelope_[static_cast<std::size_t>(peer)], 0, 0, payload);
+    return;
+  }
+  if (kind == FrameKind::write_part) [[unlikely]] {
+    PartHeader p;
+    std::memcpy(&p, header.data(), sizeof p);
+    e.handle_write_part(peer, p);
     return;
   }
   WireHeader h;
@@ -356,7 +425,9 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
       e.received_envelope_[static_cast<std::size_t>(peer)] = {h.context, h.source, h.tag};
       e.handle_rts(peer, h, payload);
       return;
-    case FrameKind::eager_cached: break;
+    case FrameKind::eager_cached:
+    case FrameKind::write_part: break;
+    case FrameKind::written: e.handle_written(peer, h.req, h.aux); return;
     case FrameKind::cts: e.handle_cts(h); return;
     case FrameKind::data: e.handle_data(h, 0, payload); return;
     case FrameKind::fin:

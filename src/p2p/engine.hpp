@@ -130,6 +130,14 @@ class Engine {
   void start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
                              std::uint64_t sender_addr, std::span<const std::byte> sender_layout,
                              bool sender_both_ways = false);
+  // Receiver: answer cts, the sender streams the message in data packets.
+  void stream_rendezvous(Request& r, int peer, std::uint64_t sender_req);
+  // Shared single copy (Figures::shared_copy_min; see PartHeader): the receiver's side, the
+  // sender's answer, and the receiver's count of the parts done.
+  void start_shared_copy(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr);
+  void handle_write_part(int peer, const PartHeader& h);
+  void handle_written(int peer, std::uint64_t receiver_req, std::size_t bytes);
+  void shared_part_done(Request& r, std::size_t bytes);
   // Sender: push data packets until the device queues one or all are out.
   void pump_data(Request& r);
   void send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux);

@@ -56,6 +56,10 @@ struct Request {
   std::size_t total = 0;         // rendezvous: message size
   std::size_t offset = 0;        // rendezvous: bytes sent / received so far
   std::uint64_t remote_req = 0;  // rendezvous: the other side's request
+  std::uint64_t remote_addr = 0; // receive by shared single copy: the sender's buffer
+  // Receive by shared single copy (Figures::shared_copy_min): offset counts the bytes this rank
+  // read and the sender wrote; fin goes out once they reach total.
+  bool shared_copy = false;
   Unexpected* message = nullptr; // kind == message: the probed message
   device::SendOp op;
 

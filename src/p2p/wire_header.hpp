@@ -16,6 +16,8 @@ enum class FrameKind : std::uint8_t {
   fin = 5,       // receiver copied the payload itself (single copy); sender may complete
   sync_ack = 6,  // receiver matched a synchronous eager message
   eager_cached = 7,  // eager with the same envelope as the last eager/rts to that peer (header caching)
+  write_part = 8,    // shared single copy: receiver asks the sender to write the first part (PartHeader)
+  written = 9,       // shared single copy: sender wrote it: receiver request + bytes written
 };
 
 inline constexpr std::uint8_t kFlagSync = 1;
@@ -37,6 +39,24 @@ struct WireHeader {
 };
 static_assert(sizeof(WireHeader) == 40);
 static_assert(sizeof(WireHeader) <= device::kMaxUserHeader);
+
+// write_part: the receiver of a rendezvous reads the message's second part itself and asks the
+// sender to write the first `bytes` into its buffer at `addr` (Figures::shared_copy_min). The
+// sender answers `written` (req: receiver_req, aux: bytes written; 0 when its write failed, and
+// the receiver then reads them too); the receiver sends fin once it holds the whole message.
+struct PartHeader {
+  FrameKind kind;
+  std::uint8_t reserved[7];
+  std::uint64_t sender_req;
+  std::uint64_t receiver_req;
+  std::uint64_t addr;
+  std::uint64_t bytes;
+};
+static_assert(sizeof(PartHeader) <= device::kMaxUserHeader);
+
+// The first part of a shared single copy of n bytes, the part the sender writes: half, whole
+// pages (both processes' buffers are paged alike), 0 below two pages.
+constexpr std::size_t shared_copy_head(std::size_t n) { return n / 2 / 4096 * 4096; }
 
 // A non-contiguous send buffer described in an rts, so that a receiver with single copy reads the
 // sender's runs directly. Followed by `blocks` base::Strided records (same library on every rank).

@@ -2,8 +2,9 @@
  * is on its way from rank 0 to rank 1. VICTIM "sender" kills rank 0 a few milliseconds into its
  * MPI_Send, "receiver" kills rank 1 a few milliseconds into its MPI_Recv. The survivor is stuck in
  * its call; the job must end (not hang) with a non-zero exit and a report naming the killed rank
- * (the runner checks stderr). Covers the pipelined copy (default one way, and RAILMPI_SHM_CMA=0),
- * tcp, and with a second argument "both" the receiver's single copy: rank 0 first posts a 1 MiB
+ * (the runner checks stderr). Covers the shared single copy (default one way: rank 1 reads the
+ * second half while rank 0 writes the first), the pipelined copy (RAILMPI_SHM_CMA=0), tcp, and
+ * with a second argument "both" the receiver's whole single copy: rank 0 first posts a 1 MiB
  * receive from rank 1 (never sent), so its send streams both ways and rank 1 reads it itself. */
 #define _GNU_SOURCE /* before any system header: mpitest.h needs sched_getaffinity */
 #include <sys/time.h>

@@ -100,6 +100,7 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       node_cell_bytes_((settings.node_coll_limit + 63) / 64 * 64),
       cma_allowed_(settings.shm_cma),
       cma_min_setting_(settings.shm_cma_min),
+      shared_copy_setting_(settings.shm_shared_copy_min),
       index_of_rank_(static_cast<std::size_t>(job_size > 0 ? job_size : 0), -1),
       pair_line_(settings.shm_pair_line) {}
 
@@ -115,6 +116,7 @@ Figures ShmDevice::figures() const {
   f.single_copy = single_copy_;
   f.single_copy_min = single_copy_min_;
   f.single_copy_both_ways_min = single_copy_both_ways_min_;
+  f.shared_copy_min = shared_copy_min_;
   return f;
 }
 
@@ -264,6 +266,18 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   } else {
     single_copy_min_ = kNoSingleCopy;
     single_copy_both_ways_min_ = kBothWaysSingleCopyMin;
+  }
+  // One way, from kSharedCopyMin on, both cores copy with single copies (instead of the rings) (the receiver reads one
+  // part, the sender writes the other: bench/limits-style test, 2 processes, GB/s one reader /
+  // shared halves: 64 KiB 14-17 / 17-19, 1 MiB 13-15 / 35-37, 4 MiB 10-11 / 20-21), where the
+  // rings make both cores copy everything. Automatic with a core per rank and no
+  // RAILMPI_SHM_CMA_MIN; a set RAILMPI_SHM_SHARED_COPY_MIN rules alone.
+  if (shared_copy_setting_ != base::Settings::kAutomatic) {
+    shared_copy_min_ = shared_copy_setting_;
+  } else if (cma_min_setting_ == base::Settings::kAutomatic && !node_oversubscribed()) {
+    shared_copy_min_ = kSharedCopyMin;
+  } else {
+    shared_copy_min_ = kNoSingleCopy;
   }
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
@@ -449,19 +463,36 @@ int ShmDevice::single_copy_pid(int peer) const {
   return idx < 0 ? -1 : peers_[std::size_t(idx)].pid;
 }
 
-bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
-  const pid_t pid = single_copy_pid(peer);
-  if (pid < 0) return false;
+namespace {
+
+// Copies `bytes` between `local` here and `remote_addr` in process `pid` with `call`
+// (process_vm_readv or process_vm_writev), resuming after a partial copy or a signal.
+template <class Call>
+bool copy_with_peer(Call call, pid_t pid, std::byte* local, std::uint64_t remote_addr, std::size_t bytes) {
   std::size_t done = 0;
-  while (done < dst.size()) {
-    iovec local{dst.data() + done, dst.size() - done};
-    iovec remote{reinterpret_cast<void*>(remote_addr + done), dst.size() - done};
-    ssize_t n = ::process_vm_readv(pid, &local, 1, &remote, 1, 0);
+  while (done < bytes) {
+    iovec here{local + done, bytes - done};
+    iovec there{reinterpret_cast<void*>(remote_addr + done), bytes - done};
+    const ssize_t n = call(pid, &here, 1, &there, 1, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     done += static_cast<std::size_t>(n);
   }
   return true;
+}
+
+}  // namespace
+
+bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
+  const pid_t pid = single_copy_pid(peer);
+  return pid >= 0 && copy_with_peer(::process_vm_readv, pid, dst.data(), remote_addr, dst.size());
+}
+
+bool ShmDevice::write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) {
+  const pid_t pid = single_copy_pid(peer);
+  // process_vm_writev only reads the local iovec's bytes
+  return pid >= 0 && copy_with_peer(::process_vm_writev, pid, const_cast<std::byte*>(src.data()), remote_addr,
+                                    src.size());
 }
 
 namespace {

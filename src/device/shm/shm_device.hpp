@@ -115,6 +115,7 @@ class ShmDevice final : public Device {
   int poll() override;
   void wait(std::chrono::microseconds timeout) override;
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) override;
+  bool write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) override;
   bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
                           std::size_t bytes) override;
   bool idle() const override { return queued_ == 0; }
@@ -146,6 +147,11 @@ class ShmDevice final : public Device {
   // 4 KiB 10-14 / 5-7, 8 KiB 14-16 / 8-12, 16 KiB 12-18 / 12-14, 32 KiB 12-20 / 15-20, 64 KiB
   // 9-15 / 23-37, 128-512 KiB (rendezvous) 15-17 / 27-36, 1 MiB 13-16 / 23-25.
   static constexpr std::size_t kBothWaysSingleCopyMin = 32 * 1024;
+  // figures().shared_copy_min when automatic (see RAILMPI_SHM_SHARED_COPY_MIN): every rendezvous
+  // above the default eager limit. osu_bw, 2 ranks, GB/s rings / shared copy, 3 interleaved
+  // runs: 68 KiB 15.0-16.3 / 19.5-21.0, 136 KiB 16.0-16.6 / 27.1-29.8; a 64 KiB message is
+  // eager (14.5-18), by shared copy it took 18.3-24.0, 32 KiB 12.9-15.7 against 12.3-17.6.
+  static constexpr std::size_t kSharedCopyMin = 64 * 1024;
 
  private:
   // More ranks on this node (this one and its shm peers) than cores this rank may run on.
@@ -218,6 +224,8 @@ class ShmDevice final : public Device {
   std::size_t cma_min_setting_;    // RAILMPI_SHM_CMA_MIN (base::Settings::kAutomatic: chosen at connect)
   std::size_t single_copy_min_ = kNoSingleCopy;
   std::size_t single_copy_both_ways_min_ = kNoSingleCopy;
+  std::size_t shared_copy_setting_;  // RAILMPI_SHM_SHARED_COPY_MIN (base::Settings::kAutomatic: chosen at connect)
+  std::size_t shared_copy_min_ = kNoSingleCopy;
   bool single_copy_ = false;
   bool connected_ = false;
   bool unlinked_ = true;
