@@ -268,7 +268,8 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
   if (!usable(c, bytes)) return Result::not_taken;
   if (c.size() == 2 && bytes > kPairBcastLimit) {
     const device::Figures& f = mcm_.figures(c.job_ranks[std::size_t(1 - c.rank)]);
-    if (f.single_copy && bytes > f.eager_limit && bytes >= f.single_copy_min) return Result::not_taken;
+    if (f.single_copy && bytes > f.eager_limit && bytes >= std::min(f.single_copy_min, f.shared_copy_min))
+      return Result::not_taken;
   }
   const Call k = begin(c);
   SmallCell& small = k.small_cell();

@@ -87,7 +87,8 @@ class NodeCollectives {
   static constexpr std::size_t kSmallBcastMax = 248;
   // A bcast through the region moves the data twice (root -> cell -> receivers). With one
   // receiver and a single-copy rendezvous between the two (the route's figures: above its eager
-  // limit and from its single_copy_min), point-to-point moves it once: above this size that wins
+  // limit and from its single_copy_min or shared_copy_min), point-to-point moves it once: above
+  // this size that wins
   // (2 ranks, 64 KiB: 21 us through the region, 8 us by single copy). Not higher: with 8 KiB
   // the first point-to-point size (16 KiB) measured 11 us instead of 2.5 (unexplained). When
   // point-to-point copies twice too (eager, or packets through the ring), the region is faster

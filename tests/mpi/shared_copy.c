@@ -8,8 +8,8 @@
  * Shared: the tail came first and the head came with no receiver call. Any other path (eager,
  * packets, one whole single copy) completes in MPI_Test with no such moment: packets fill the
  * buffer from the front, a whole read completes in the call that matched.
- * MIN: "auto" is 65537 with a core per rank (the device's 64 KiB threshold: every rendezvous
- * above the default eager limit, 65536) and none with more ranks than cores (every rendezvous
+ * MIN: "auto" is 32769 with a core per rank (the device's 32 KiB threshold: every rendezvous
+ * above the default eager limit, 32768) and none with more ranks than cores (every rendezvous
  * is then read whole). Every message's bytes and status are checked; other ranks idle.
  * Last, a truncated receive of a shared-size message: MPI_ERR_TRUNCATE and the first bytes. */
 #include "mpitest.h"
@@ -88,11 +88,11 @@ int main(int argc, char **argv) {
     CHECK(argc == 2, "usage: shared_copy MIN|none|auto");
     long min = 0; /* 0: never */
     if (!strcmp(argv[1], "auto")) {
-        if (mt_size <= mt_machine_cpus()) min = 65537;
+        if (mt_size <= mt_machine_cpus()) min = 32769;
     } else if (strcmp(argv[1], "none") != 0) {
         min = atol(argv[1]);
     }
-    const long probe = min > 0 ? min : 65537;
+    const long probe = min > 0 ? min : 32769;
     const long sizes[] = {probe - 1, probe, probe + 1, 3 * 4096 + 17, 1048576 + 13, 4 * 1048576 + 4095};
     const long most = 4 * 1048576 + 4096 + probe;
     unsigned char *s = malloc((size_t)most), *r = malloc((size_t)most);

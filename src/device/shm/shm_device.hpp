@@ -148,10 +148,12 @@ class ShmDevice final : public Device {
   // 9-15 / 23-37, 128-512 KiB (rendezvous) 15-17 / 27-36, 1 MiB 13-16 / 23-25.
   static constexpr std::size_t kBothWaysSingleCopyMin = 32 * 1024;
   // figures().shared_copy_min when automatic (see RAILMPI_SHM_SHARED_COPY_MIN): every rendezvous
-  // above the default eager limit. osu_bw, 2 ranks, GB/s rings / shared copy, 3 interleaved
-  // runs: 68 KiB 15.0-16.3 / 19.5-21.0, 136 KiB 16.0-16.6 / 27.1-29.8; a 64 KiB message is
-  // eager (14.5-18), by shared copy it took 18.3-24.0, 32 KiB 12.9-15.7 against 12.3-17.6.
-  static constexpr std::size_t kSharedCopyMin = 64 * 1024;
+  // above the default eager limit (32 KiB). osu_bw, 2 ranks, GB/s rings / shared copy, 3
+  // interleaved runs: 68 KiB 15.0-16.3 / 19.5-21.0, 136 KiB 16.0-16.6 / 27.1-29.8; 64 KiB eager
+  // 14.5-18 / 18.3-24.0, 32 KiB eager 12.3-17.6 / 12.9-15.7 (so 32 KiB stays eager). lib_ab 5
+  // rounds, eager limit 64K against 32K with this: osu_bw 64 KiB 16.3 -> 22.8 GB/s, osu_latency
+  // 64 KiB 7.7 -> 3.5 us, 16-32 KiB and 128 KiB unchanged (0.96-1.06).
+  static constexpr std::size_t kSharedCopyMin = 32 * 1024;
 
  private:
   // More ranks on this node (this one and its shm peers) than cores this rank may run on.

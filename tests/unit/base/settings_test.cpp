@@ -37,7 +37,7 @@ TEST(Settings, EnvironmentOverridesDefault) {
   unsetenv("RAILMPI_SHM_EAGER_LIMIT");
   unsetenv("RAILMPI_DEVICES");
   s = Settings::from_environment();
-  EXPECT_EQ(s.shm_eager_limit, 65536u);
+  EXPECT_EQ(s.shm_eager_limit, 32768u);
   EXPECT_EQ(s.shm_cma_min, Settings::kAutomatic);  // empty: the device chooses
   setenv("RAILMPI_SHM_CMA_MIN", "1M", 1);
   EXPECT_EQ(Settings::from_environment().shm_cma_min, 1u << 20);
