@@ -4,7 +4,11 @@
 // Protocol choice per message, from the route's figures:
 //   size <= eager_limit           -> eager frame (header + payload in one frame)
 //   larger, route has single copy -> rts; receiver reads the sender's buffer, answers fin
-//   and size >= single_copy_min
+//   and size >= single_copy_min      (also from single_copy_both_ways_min, eager sizes included,
+//                                    when either side streams both ways)
+//   larger, single copy, both     -> rts; receiver answers write_part, reads the second part,
+//   buffers contiguous, size >=      the sender writes the first into the receiver's buffer and
+//   shared_copy_min                  answers written; receiver answers fin
 //   else                          -> rts; receiver answers cts; sender streams data packets of
 //                                    packet_bytes (at most max_payload) straight into the user buffer
 // Synchronous sends use the same paths; an eager synchronous send also waits for sync_ack.
