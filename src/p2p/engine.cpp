@@ -230,12 +230,17 @@ void Engine::on_control_done(device::SendOp& op) {
 }
 
 void Engine::send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux) {
-  ControlOp* c = control_op();
   WireHeader h{};
   h.kind = kind;
   h.req = req;
   h.aux = aux;
-  put_header(c->op, h);
+  send_control_header(peer, std::as_bytes(std::span(&h, 1)));
+}
+
+void Engine::send_control_header(int peer, std::span<const std::byte> header) {
+  ControlOp* c = control_op();
+  std::memcpy(c->op.header.data(), header.data(), header.size());
+  c->op.header_len = static_cast<std::uint32_t>(header.size());
   c->op.payload = nullptr;
   c->op.payload_len = 0;
   if (mcm_.send(peer, c->op) == device::SendResult::done) control_free_.push_back(c);
@@ -326,8 +331,8 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
   const device::Figures& fig = mcm_.figures(peer);
   // Read it now when it is large enough, or when either side streams both ways: the sender said
   // so, or this rank streams a rendezvous message to the same peer (osu_bibw, exchanges): 1 MiB
-  // both ways 13-14 GB/s through the rings, 19-21 GB/s by single copies; one way the rings win
-  // (13-16 against 9-10 GB/s).
+  // both ways 13-14 GB/s through the rings, 19-21 GB/s by single copies; one way the rings beat
+  // one reader (13-16 against 9-10 GB/s) and the shared copy below beats both.
   const bool read_now = n >= fig.single_copy_min || sender_both_ways ||
                         (n >= fig.single_copy_both_ways_min && rendezvous_sends_[static_cast<std::size_t>(peer)] > 0);
   if (readable && fig.single_copy && read_now && read_single_copy(r, peer, n, sender_addr, sender_layout)) {
@@ -357,13 +362,8 @@ void Engine::start_shared_copy(Request& r, int peer, std::uint64_t sender_req, s
   r.remote_req = sender_req;
   r.remote_addr = sender_addr;
   r.offset = 0;
-  ControlOp* c = control_op();
   const PartHeader h{FrameKind::write_part, {}, sender_req, id_of(&r), id_of(r.buf), head};
-  std::memcpy(c->op.header.data(), &h, sizeof h);
-  c->op.header_len = sizeof h;
-  c->op.payload = nullptr;
-  c->op.payload_len = 0;
-  if (mcm_.send(peer, c->op) == device::SendResult::done) control_free_.push_back(c);
+  send_control_header(peer, std::as_bytes(std::span(&h, 1)));
   if (!mcm_.read_remote(peer, sender_addr + head, {r.buf + head, r.total - head})) {
     // The sender streams the whole message instead; its `written` answer is then ignored (it
     // comes before the data: frames of one peer arrive in order).

@@ -145,6 +145,8 @@ class Engine {
   // Sender: push data packets until the device queues one or all are out.
   void pump_data(Request& r);
   void send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux);
+  // A frame of `header` alone (a WireHeader or a PartHeader).
+  void send_control_header(int peer, std::span<const std::byte> header);
   void deliver_unexpected(Request& r, Unexpected* u);
   void send_event_done(Request& r);
   void complete(Request& r);

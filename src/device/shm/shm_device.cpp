@@ -267,8 +267,8 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     single_copy_min_ = kNoSingleCopy;
     single_copy_both_ways_min_ = kBothWaysSingleCopyMin;
   }
-  // One way, from kSharedCopyMin on, both cores copy with single copies (instead of the rings) (the receiver reads one
-  // part, the sender writes the other: bench/limits-style test, 2 processes, GB/s one reader /
+  // One way, from kSharedCopyMin on, both cores copy with single copies instead of the rings: the
+  // receiver reads one part, the sender writes the other (a two-process test, GB/s one reader /
   // shared halves: 64 KiB 14-17 / 17-19, 1 MiB 13-15 / 35-37, 4 MiB 10-11 / 20-21), where the
   // rings make both cores copy everything. Automatic with a core per rank and no
   // RAILMPI_SHM_CMA_MIN; a set RAILMPI_SHM_SHARED_COPY_MIN rules alone.
