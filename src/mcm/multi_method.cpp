@@ -313,35 +313,30 @@ void MultiMethod::wait(std::chrono::microseconds timeout) {
   }
 }
 
-bool MultiMethod::read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
+device::Device* MultiMethod::single_copy_device(int peer) {
   switch (routes_[peer]) {
-    case Route::self: return self_.read_remote(peer, remote_addr, dst);
-    case Route::shm: return shm_->read_remote(peer, remote_addr, dst);
+    case Route::self: return &self_;
+    case Route::shm: return shm_.get();
     case Route::tcp:
-    case Route::rails: return false;  // tcp has no single copy
+    case Route::rails: return nullptr;  // tcp has no single copy
   }
-  return false;
+  return nullptr;
+}
+
+bool MultiMethod::read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
+  device::Device* d = single_copy_device(peer);
+  return d && d->read_remote(peer, remote_addr, dst);
 }
 
 bool MultiMethod::write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) {
-  switch (routes_[peer]) {
-    case Route::self: return self_.write_remote(peer, remote_addr, src);
-    case Route::shm: return shm_->write_remote(peer, remote_addr, src);
-    case Route::tcp:
-    case Route::rails: return false;  // tcp has no single copy
-  }
-  return false;
+  device::Device* d = single_copy_device(peer);
+  return d && d->write_remote(peer, remote_addr, src);
 }
 
 bool MultiMethod::read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
                                      std::size_t bytes) {
-  switch (routes_[peer]) {
-    case Route::self: return self_.read_remote_layout(peer, remote, local, bytes);
-    case Route::shm: return shm_->read_remote_layout(peer, remote, local, bytes);
-    case Route::tcp:
-    case Route::rails: return false;  // tcp has no single copy
-  }
-  return false;
+  device::Device* d = single_copy_device(peer);
+  return d && d->read_remote_layout(peer, remote, local, bytes);
 }
 
 const char* MultiMethod::route_name(Route r) {

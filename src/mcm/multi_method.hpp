@@ -109,6 +109,8 @@ class MultiMethod {
   void shutdown();
 
  private:
+  // The device that copies single copies to and from `peer` (self or shm), nullptr for tcp routes.
+  device::Device* single_copy_device(int peer);
   struct Pairing {
     int channel;           // mine
     std::string endpoint;  // the rank's endpoint for it
