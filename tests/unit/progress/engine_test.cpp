@@ -140,7 +140,9 @@ TEST(ProgressEngine, WaitThatKeepsReceivingStaysAwake) {
     engine.wait_until([&] { return Engine::Clock::now() >= until; });
     if (arrivals) {
       EXPECT_GT(src.events, 20);
-      EXPECT_EQ(engine.sleeps(), 0u) << "a wait with an arrival every 300 us slept";
+      // At most a rare sleep: a rank descheduled for 0.7 ms between a poll and the clock check
+      // (ASan under ctest -j2 saw one); a wait that slept between arrivals sleeps at each one.
+      EXPECT_LE(engine.sleeps(), 2u) << "a wait with an arrival every 300 us slept " << engine.sleeps() << " times";
     } else {
       EXPECT_GT(engine.sleeps(), 0u) << "a 20 ms wait that nothing reached never slept";
     }
