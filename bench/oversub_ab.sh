@@ -5,6 +5,7 @@
 # per round (values of one row are comparable) and the medians.
 #   ROUNDS=N (default 9)  MODES="ring allreduce"  NP=8  ITERS=1000
 #   ENV_A / ENV_B: "NAME=VALUE ..." settings for build A / B (e.g. ENV_B="RAILMPI_SPIN_COUNT=0")
+#   BUSY=N (default 0): N busy loops (shell loops that never sleep) run beside every round
 # BUILD_B may equal BUILD_A to compare settings. A build's bench/oversub_loop runs with that
 # build's mpiexec and libraries.
 set -u
@@ -16,7 +17,9 @@ MODES=${MODES:-"ring allreduce"}
 NP=${NP:-8}
 ITERS=${ITERS:-1000}
 work=$(mktemp -d "${TMPDIR:-/tmp}/railmpi_ab.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+busy=""
+cleanup() { [ -n "$busy" ] && kill $busy 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
 build=$a
 . "$here/peers.sh"
 have_mpich=0  # MPICH busy-polls: oversubscribed it takes minutes
@@ -32,7 +35,11 @@ one() {
 }
 impls="A B"
 [ "$have_ompi" = 1 ] && impls="$impls ompi"
-echo "# oversub_ab.sh: $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg); A=$a ${ENV_A:-}; B=$b ${ENV_B:-}"
+echo "# oversub_ab.sh: $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg); A=$a ${ENV_A:-}; B=$b ${ENV_B:-}; ${BUSY:-0} busy loops"
+for _ in $(seq 1 "${BUSY:-0}"); do
+    sh -c 'while :; do :; done' &
+    busy="$busy $!"
+done
 for mode in $MODES; do
     echo "## $mode, $NP ranks on $(nproc) cores, $ITERS iterations (s)"
     printf '%-6s' round; for i in $impls; do printf '%10s' "$i"; done; echo

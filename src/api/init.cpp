@@ -104,6 +104,8 @@ int initialize(const char* call, int required, int* provided) {
   in->mcm->connect(cards, {.ctx = &in->pmi, .barrier = &pmi_barrier});
   tune_for_oversubscription(*in);
   in->progress = std::make_unique<progress::Engine>(*in->mcm, in->settings);
+  if (base::binds_itself(in->settings.bind, in->mcm->machine_ranks(), in->settings.machine_cpus))
+    in->progress->bind_while_uncrowded(in->mcm->machine_index());
   in->p2p = std::make_unique<p2p::Engine>(*in->mcm, in->settings.header_cache);
   in->p2p->set_peer_failed_hook(&on_peer_failed, nullptr);
   in->coll = std::make_unique<coll::Engine>(*in->p2p, *in->progress);
@@ -112,7 +114,8 @@ int initialize(const char* call, int required, int* provided) {
   make_communicators(*in);
   if (in->settings.verbose > 0) {
     base::log_info("binding: %s", base::binding_report(in->settings.bind, in->mcm->machine_ranks(),
-                                                       in->settings.machine_cpus, in->progress->oversubscribed())
+                                                       in->settings.machine_cpus, in->progress->oversubscribed(),
+                                                       in->progress->binding().bound())
                                       .c_str());
     base::log_info("devices: %s", in->mcm->opened_devices().c_str());
     base::log_info("waiting: spin %u polls, then up to %u yields, then sleep", in->settings.spin_count,

@@ -37,19 +37,27 @@ bool binds_ranks(BindMode mode, int ranks, unsigned cpus, std::string& why) {
     case BindMode::automatic:
       if (ranks >= 0 && unsigned(ranks) <= cpus) return true;
       why = "RAILMPI_BIND=auto and " + std::to_string(ranks) + " ranks on this machine > " + std::to_string(cpus) +
-            " CPUs (oversubscribed ranks are left for the scheduler to move)";
+            " CPUs (oversubscribed ranks bind themselves, and let go when other programs crowd their core)";
       return false;
   }
   return false;
 }
 
-std::string binding_report(BindMode mode, int machine_ranks, unsigned machine_cpus, bool oversubscribed) {
+bool binds_itself(BindMode mode, int machine_ranks, unsigned machine_cpus) {
+  return mode == BindMode::automatic && oversubscribed(machine_ranks, machine_cpus);
+}
+
+std::string binding_report(BindMode mode, int machine_ranks, unsigned machine_cpus, bool oversubscribed,
+                           bool self_bound) {
   const std::vector<int> own = affinity_cpus();
   std::string text;
   unsigned from_mpiexec = 0;
   const bool started_by_mpiexec = machine_cpus_from_environment(from_mpiexec);
   if (own.size() == 1) {
     text = "bound to CPU " + std::to_string(own[0]);
+    if (self_bound)
+      text += " by itself (RAILMPI_BIND=auto and " + std::to_string(machine_ranks) + " ranks on this machine > " +
+              std::to_string(machine_cpus) + " CPUs: lets go when yields show other programs on the cores)";
   } else {
     std::string why;
     if (!started_by_mpiexec)

@@ -3,7 +3,8 @@
 //
 // mpiexec binds rank i of those it starts on this machine to the i-th CPU of its own affinity
 // mask, round robin. `auto` does so only when the ranks fit the CPUs: with more ranks than CPUs
-// the scheduler must stay free to move ranks (the oversubscribed waiting rules rely on it).
+// the scheduler must be free to move ranks away from busy programs, so each rank binds itself
+// at MPI_Init and lets go when other programs crowd its core (self_binding.hpp).
 #pragma once
 
 #include <string>
@@ -25,9 +26,14 @@ const char* bind_mode_name(BindMode mode);
 // `why` says why.
 bool binds_ranks(BindMode mode, int ranks, unsigned cpus, std::string& why);
 
-// One line on this process's binding, for a rank's verbose output: "bound to CPU 3" or "not bound
-// (may run on CPUs 0-7): <why>", then the oversubscription decision in force. `machine_ranks`:
-// ranks on this machine; `machine_cpus`: the CPUs they share (base::machine_cpus()).
-std::string binding_report(BindMode mode, int machine_ranks, unsigned machine_cpus, bool oversubscribed);
+// Whether a rank binds itself (self_binding.hpp): `auto` and more ranks on this machine than CPUs.
+bool binds_itself(BindMode mode, int machine_ranks, unsigned machine_cpus);
+
+// One line on this process's binding, for a rank's verbose output: "bound to CPU 3", "bound to
+// CPU 3 by itself (...)" when `self_bound`, or "not bound (may run on CPUs 0-7): <why>", then the
+// oversubscription decision in force. `machine_ranks`: ranks on this machine; `machine_cpus`: the
+// CPUs they share (base::machine_cpus()).
+std::string binding_report(BindMode mode, int machine_ranks, unsigned machine_cpus, bool oversubscribed,
+                           bool self_bound);
 
 }  // namespace railmpi::base

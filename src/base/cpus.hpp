@@ -6,6 +6,7 @@
 // decision uses (progress engine, spin count, shm device).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ inline constexpr const char* kMachineCpusVariable = "RAILMPI_MACHINE_CPUS";
 
 // CPUs in this process's affinity mask, in increasing order (empty when it cannot be read).
 std::vector<int> affinity_cpus();
+
+// Sets the calling thread's affinity mask to `cpus`; false when the kernel refuses.
+bool set_affinity_cpus(std::span<const int> cpus);
 
 // "0-3,6": a CPU list as taskset and /proc/self/status write it ("none" when empty).
 std::string cpu_list_text(const std::vector<int>& cpus);

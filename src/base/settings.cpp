@@ -59,7 +59,7 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_PMI_ADDRESS", "",
                 "IPv4 address `mpiexec --launcher ssh` serves PMI on (empty: its first non-loopback address)."},
     SettingSpec{"RAILMPI_BIND", "auto",
-                "Whether `mpiexec` binds the ranks it starts on its own machine (fork and netns launchers; all test hosts count as one machine) to one CPU each, round robin over its own affinity mask: `auto` when they are at most its CPUs (with more, none is bound), `core` always, `none` never. Ranks started through ssh are not bound."},
+                "Whether `mpiexec` binds the ranks it starts on its own machine (fork and netns launchers; all test hosts count as one machine) to one CPU each, round robin over its own affinity mask: `auto` when they are at most its CPUs (with more, each rank binds itself the same way at MPI_Init, under any launcher, and lets go once the yields of a rank of its node show another program holding a core: two of 500 us or more), `core` always, `none` never (nor do the ranks). Ranks started through ssh are not bound by `mpiexec`."},
     SettingSpec{"RAILMPI_MACHINE_CPUS", "",
                 "CPUs the ranks on this machine share, which decides whether it is oversubscribed; `mpiexec` sets it to the size of its own affinity mask for every rank it starts on its machine (a rank bound to one core sees one CPU) (empty: the rank's own affinity mask)."},
     SettingSpec{"RAILMPI_LOCAL_SIZE", "",

@@ -147,7 +147,7 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
     } while (progress::Engine::Clock::now() < until);
   }
   for (unsigned i = 0; i < yield_; ++i) {
-    sched_yield();
+    (void)progress.yield_core();  // keeps yielding when crowded (see the header)
     progress.poll();
     if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
   }
@@ -317,7 +317,7 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
         idle = 0;
       } else if (++idle >= spin_) {
         idle = 0;
-        sched_yield();  // the root shares this core (a node with more ranks than cores)
+        (void)engine_.progress().yield_core();  // the root shares this core (more ranks than cores)
       }
     }
   }

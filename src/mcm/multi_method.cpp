@@ -163,7 +163,10 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
   machine_ranks_ = 0;
   for (int r = 0; r < size_; ++r) {
     auto card = parse_card(cards[r]);
-    if (r == me_ || (!machine_.empty() && card["machine"] == machine_)) ++machine_ranks_;
+    if (r == me_ || (!machine_.empty() && card["machine"] == machine_)) {
+      if (r == me_) machine_index_ = machine_ranks_;
+      ++machine_ranks_;
+    }
     const bool same_host = card["host"] == node_;
     if (same_host) node_ranks_.push_back(r);
     if (r == me_) {

@@ -96,6 +96,8 @@ class MultiMethod {
   // Ranks on this machine (one kernel), whatever their nodes: several test hosts (network
   // namespaces) of one machine share its cores.
   int machine_ranks() const { return machine_ranks_; }
+  // This rank's position among them, in rank order (0 for the first rank on this machine).
+  int machine_index() const { return machine_index_; }
   // This rank's host name: RAILMPI_NODE (set by mpiexec), else the system's host name.
   const std::string& host() const { return host_; }
   // The node's shared region for node-level collectives (node_memory.hpp); valid after connect().
@@ -132,6 +134,7 @@ class MultiMethod {
   std::string node_;     // the card's "host": equal for ranks that may share memory
   std::string machine_;  // the card's "machine": the kernel's boot id
   int machine_ranks_ = 1;
+  int machine_index_ = 0;
   std::vector<Route> routes_;
   std::vector<int> node_ranks_;
   device::Figures figures_[4];

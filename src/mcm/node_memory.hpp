@@ -30,6 +30,10 @@ class NodeMemory {
   std::size_t slot_bytes() const { return region_->slot_bytes(); }
   int slots() const { return region_->slots(); }
 
+  // A word any rank of the node may set to tell the others that other programs crowd its cores
+  // (zero until then); nullptr without a region.
+  std::uint32_t* crowded_word() const { return region_ ? region_->crowded_word() : nullptr; }
+
   // Whether this process may store a futex word without a fence before it loads the word's
   // sleeper count: a sleeper calls sleeper_fence() between counting itself and re-checking the
   // word (device/shm/process_barrier.hpp). False: store with a full fence (seq_cst).

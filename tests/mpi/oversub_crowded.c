@@ -5,7 +5,10 @@
  * rounds (eager and rendezvous) carries every value through every rank; back-to-back small
  * bcasts from rotating roots and 8-byte allreduces give the right data; a rank waiting 300 ms in
  * MPI_Recv beside the spinning programs uses well under its share of a core (RailMPI only: MPICH
- * and Open MPI busy-poll). Optional argv[1]: rounds (default 300). */
+ * and Open MPI busy-poll). RailMPI with more ranks than CPUs (RAILMPI_BIND=auto): each rank is bound
+ * to one CPU, round robin, when MPI_Init returns, and no longer once the busy programs ran beside
+ * it (it lets go at the second long yield of a rank of the node). Optional argv[1]: rounds (default
+ * 300). */
 #include "mpitest.h" /* first: defines _GNU_SOURCE */
 
 #include <sched.h>
@@ -86,6 +89,44 @@ static void collectives(int rounds) {
     }
 }
 
+static int own_cpus(int *first) {
+    cpu_set_t set;
+    CHECK(sched_getaffinity(0, sizeof set, &set) == 0, "sched_getaffinity");
+    *first = -1;
+    for (int c = 0; c < CPU_SETSIZE && *first < 0; c++)
+        if (CPU_ISSET(c, &set)) *first = c;
+    return CPU_COUNT(&set);
+}
+
+/* Whether this job's ranks bind themselves: RailMPI, RAILMPI_BIND=auto, more ranks than CPUs. */
+static int binds_itself(void) {
+    int len;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_OK(MPI_Get_library_version(version, &len));
+    const char *mode = getenv("RAILMPI_BIND");
+    const int cpus = mt_machine_cpus();
+    return strncmp(version, "RailMPI", 7) == 0 && (mode == NULL || strcmp(mode, "auto") == 0) && cpus >= 2 &&
+           mt_size > cpus;
+}
+
+/* Right after MPI_Init (no wait yet, so no yield could have let go): rank r on one CPU, the same
+ * as rank r mod CPUs, and the first CPUs ranks on distinct CPUs. */
+static void bound_round_robin(int count, int cpu) {
+    const int cpus = mt_machine_cpus();
+    int mine[2] = {count, cpu}, *all = malloc(sizeof(int) * 2 * (size_t)mt_size);
+    MPI_OK(MPI_Gather(mine, 2, MPI_INT, all, 2, MPI_INT, 0, MPI_COMM_WORLD));
+    if (mt_rank == 0) {
+        for (int r = 0; r < mt_size; r++) {
+            CHECK(all[2 * r] == 1, "rank %d: %d CPUs in its mask after MPI_Init, want 1", r, all[2 * r]);
+            CHECK(all[2 * r + 1] == all[2 * (r % cpus) + 1], "rank %d on CPU %d, rank %d on CPU %d", r,
+                  all[2 * r + 1], r % cpus, all[2 * (r % cpus) + 1]);
+            for (int q = 0; q < r && r < cpus; q++)
+                CHECK(all[2 * r + 1] != all[2 * q + 1], "ranks %d and %d both on CPU %d", q, r, all[2 * r + 1]);
+        }
+    }
+    free(all);
+}
+
 static void waiting_costs_little_cpu(void) {
     int len, token = 0;
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -108,10 +149,18 @@ static void waiting_costs_little_cpu(void) {
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "oversub_crowded");
     const int rounds = mt_iters(argc, argv, 300);
+    int cpu, count = own_cpus(&cpu);
+    const int self_bound = binds_itself();
+    if (self_bound) bound_round_robin(count, cpu);
     if (mt_rank == 0) start_hogs();
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
     if (mt_size > 1) ring(rounds);
     collectives(rounds);
+    if (self_bound) {
+        count = own_cpus(&cpu);
+        CHECK(count == mt_machine_cpus(), "%d CPUs in the mask after the busy programs ran, want %d", count,
+              mt_machine_cpus());
+    }
     waiting_costs_little_cpu();
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
     if (mt_rank == 0) stop_hogs();

@@ -51,7 +51,8 @@ void print_binding(const Settings& settings) {
   switch (settings.bind) {
     case base::BindMode::automatic:
       std::printf("  mpiexec run here binds the ranks it starts on this machine (fork, netns) to CPUs %s in turn,\n"
-                  "  one each, when they are at most %zu; with more it binds none\n",
+                  "  one each, when they are at most %zu; with more it binds none, and each rank binds itself the\n"
+                  "  same way at MPI_Init until yields show another program holding a core of its node\n",
                   base::cpu_list_text(own).c_str(), own.size());
       break;
     case base::BindMode::core:

@@ -26,6 +26,7 @@ struct NodeRegion::Header {
   std::uint32_t slots;
   std::uint32_t attached;
   alignas(64) std::uint32_t refs[kMaxSlots];  // references per slot, 0 = free
+  alignas(64) std::uint32_t crowded;          // crowded_word()
 };
 
 
@@ -99,6 +100,8 @@ int NodeRegion::claim(int refs, std::size_t zero) {
 void NodeRegion::release(int index) {
   std::atomic_ref<std::uint32_t>(header()->refs[index]).fetch_sub(1, std::memory_order_acq_rel);
 }
+
+std::uint32_t* NodeRegion::crowded_word() const { return &header()->crowded; }
 
 int NodeRegion::references(int index) const {
   return static_cast<int>(std::atomic_ref<std::uint32_t>(header()->refs[index]).load(std::memory_order_acquire));

@@ -58,6 +58,10 @@ class NodeRegion {
   void prefault(std::span<std::byte> bytes) const;
   std::span<std::byte> slot(int index) const;
 
+  // A word on a line of its own, zero at creation, that any member may set: other programs crowd
+  // the node's cores (the progress engine's self-binding reads it; see base/self_binding.hpp).
+  std::uint32_t* crowded_word() const;
+
   // Whether this process is registered for process_barrier() (by create() or open()): its stores
   // of a word that a sleeper may wait on then need no fence before it loads the sleeper count.
   bool light_stores() const { return light_stores_; }

@@ -7,6 +7,7 @@
 
 #include "base/binding.hpp"
 #include "base/cpus.hpp"
+#include "base/self_binding.hpp"
 #include "base/settings.hpp"
 
 namespace railmpi::base {
@@ -83,11 +84,70 @@ TEST(MachineCpus, BindingDoesNotShrinkTheCount) {
   EXPECT_EQ(machine_cpus(), 2u);
   EXPECT_FALSE(oversubscribed(2, machine_cpus()));
   EXPECT_TRUE(oversubscribed(8, machine_cpus()));
-  const std::string report = binding_report(BindMode::automatic, 2, machine_cpus(), false);
+  const std::string report = binding_report(BindMode::automatic, 2, machine_cpus(), false, false);
   EXPECT_EQ(report.rfind("bound to CPU ", 0), 0u) << report;
   EXPECT_NE(report.find("2 ranks on this machine, 2 CPUs: not oversubscribed"), std::string::npos) << report;
   unsetenv("RAILMPI_MACHINE_CPUS");
   ASSERT_EQ(sched_setaffinity(0, sizeof saved, &saved), 0);
+}
+
+TEST(BindMode, RanksBindThemselvesOnlyWhenAutoAndOversubscribed) {
+  EXPECT_TRUE(binds_itself(BindMode::automatic, 3, 2));
+  EXPECT_TRUE(binds_itself(BindMode::automatic, 8, 2));
+  EXPECT_FALSE(binds_itself(BindMode::automatic, 2, 2));  // mpiexec binds them
+  EXPECT_FALSE(binds_itself(BindMode::automatic, 1, 1));
+  EXPECT_FALSE(binds_itself(BindMode::core, 8, 2));  // mpiexec binds them
+  EXPECT_FALSE(binds_itself(BindMode::none, 8, 2));
+}
+
+// Restores the test process's affinity mask, whatever a test did to it.
+class SavedMask {
+ public:
+  SavedMask() { sched_getaffinity(0, sizeof saved_, &saved_); }
+  ~SavedMask() { sched_setaffinity(0, sizeof saved_, &saved_); }
+
+ private:
+  cpu_set_t saved_;
+};
+
+TEST(SelfBinding, TakesTheIndexThCpuRoundRobinAndLetsGoBackToTheMask) {
+  SavedMask saved;
+  const std::vector<int> mask = affinity_cpus();
+  if (mask.size() < 2) GTEST_SKIP() << "binding needs a mask of 2 CPUs at least";
+  for (int index : {0, 1, 5, 17}) {
+    SelfBinding b;
+    EXPECT_FALSE(b.bound());
+    EXPECT_FALSE(b.release());  // nothing to let go of
+    ASSERT_TRUE(b.bind(index)) << index;
+    const int want = mask[std::size_t(index) % mask.size()];
+    EXPECT_TRUE(b.bound());
+    EXPECT_EQ(b.cpu(), want);
+    EXPECT_EQ(affinity_cpus(), std::vector<int>{want});
+    EXPECT_EQ(b.mask(), mask);
+    EXPECT_FALSE(b.bind(index + 1));  // bound already: unchanged
+    EXPECT_EQ(affinity_cpus(), std::vector<int>{want});
+    const std::string report = binding_report(BindMode::automatic, 8, 2, true, true);
+    EXPECT_EQ(report.rfind("bound to CPU " + std::to_string(want) + " by itself (RAILMPI_BIND=auto and 8 ranks", 0), 0u)
+        << report;
+    EXPECT_TRUE(b.release());
+    EXPECT_FALSE(b.bound());
+    EXPECT_EQ(affinity_cpus(), mask);
+    EXPECT_FALSE(b.release());  // once
+  }
+}
+
+TEST(SelfBinding, AOneCpuMaskOrANegativeIndexBindsNothing) {
+  SavedMask saved;
+  const std::vector<int> mask = affinity_cpus();
+  SelfBinding b;
+  EXPECT_FALSE(b.bind(-1));
+  EXPECT_EQ(affinity_cpus(), mask);
+  ASSERT_TRUE(set_affinity_cpus({&mask.back(), 1}));
+  EXPECT_FALSE(b.bind(1));
+  EXPECT_FALSE(b.bound());
+  EXPECT_EQ(affinity_cpus(), std::vector<int>{mask.back()});
+  EXPECT_FALSE(set_affinity_cpus({}));  // an empty mask is refused, not applied
+  EXPECT_EQ(affinity_cpus(), std::vector<int>{mask.back()});
 }
 
 TEST(Settings, BadBindValueFallsBackToAuto) {

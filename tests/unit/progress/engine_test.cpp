@@ -82,6 +82,54 @@ TEST(ProgressEngine, YieldToBusyProgramMakesWaitsSleepAtOnce) {
   EXPECT_EQ(engine.yields_now(), 200u);
 }
 
+// An oversubscribed rank binds itself round robin, and a yield that hands its core to a busy
+// program makes it let go: back to the whole mask it started with.
+TEST(ProgressEngine, SelfBoundRankLetsGoWhenABusyProgramHoldsItsCore) {
+  const std::vector<int> mask = base::affinity_cpus();
+  if (mask.size() < 2) GTEST_SKIP() << "binding needs a mask of 2 CPUs at least";
+  const base::Settings s = settings_with_yields(200);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  Engine engine(mcm, s, /*oversubscribed=*/true);
+  EXPECT_FALSE(engine.binding().bound());
+  ASSERT_TRUE(engine.bind_while_uncrowded(3));
+  const int cpu = mask[3 % mask.size()];
+  EXPECT_EQ(engine.binding().cpu(), cpu);
+  EXPECT_EQ(base::affinity_cpus(), std::vector<int>{cpu});
+  {
+    // One long yield: still bound (a hiccup, not yet a busy program).
+    BusyNeighbour busy;  // on `cpu`, the only CPU of this process now
+    ASSERT_TRUE(busy.running());
+    bool long_seen = false;
+    for (int i = 0; i < 1000 && !long_seen; ++i) long_seen = !engine.yield_core();
+    ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 500 us";
+  }
+  static_assert(Engine::kLongYieldsToLetGo == 2);
+  EXPECT_TRUE(engine.binding().bound());
+  EXPECT_EQ(base::affinity_cpus(), std::vector<int>{cpu});
+  {
+    // The second lets go.
+    BusyNeighbour busy;
+    ASSERT_TRUE(busy.running());
+    bool long_seen = false;
+    for (int i = 0; i < 1000 && !long_seen; ++i) long_seen = !engine.yield_core();
+    ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 500 us";
+    EXPECT_FALSE(engine.binding().bound());
+    EXPECT_EQ(base::affinity_cpus(), mask);
+  }
+  base::set_affinity_cpus(mask);  // BusyNeighbour restored the one CPU it found
+}
+
+// With a core per rank (mpiexec binds those that fit), the engine binds nothing.
+TEST(ProgressEngine, NotOversubscribedBindsNothing) {
+  const std::vector<int> mask = base::affinity_cpus();
+  const base::Settings s = settings_with_yields(200);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  Engine engine(mcm, s, /*oversubscribed=*/false);
+  EXPECT_FALSE(engine.bind_while_uncrowded(1));
+  EXPECT_FALSE(engine.binding().bound());
+  EXPECT_EQ(base::affinity_cpus(), mask);
+}
+
 // With a core per rank, yields never end the yielding, however long they take.
 TEST(ProgressEngine, NotOversubscribedKeepsYielding) {
   const base::Settings s = settings_with_yields(200);
