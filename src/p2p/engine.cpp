@@ -365,38 +365,50 @@ void Engine::start_shared_copy(Request& r, int peer, std::uint64_t sender_req, s
   const PartHeader h{FrameKind::write_part, {}, sender_req, id_of(&r), id_of(r.buf), head};
   send_control_header(peer, std::as_bytes(std::span(&h, 1)));
   if (!mcm_.read_remote(peer, sender_addr + head, {r.buf + head, r.total - head})) {
-    // The sender streams the whole message instead; its `written` answer is then ignored (it
-    // comes before the data: frames of one peer arrive in order).
+    // The sender streams the whole message instead; its `written` answer comes before the data
+    // (frames of one peer arrive in order) and is ignored, but for a failed write (below).
     stream_rendezvous(r, peer, sender_req);
     return;
   }
+  // The tail is here: the sender may complete once its own write is done (it handled write_part
+  // before this fin), without waiting for a fin after its `written` came back: one control frame
+  // less on its path (the next send leaves sooner: back-to-back bcasts, osu_bw windows).
+  send_control(peer, FrameKind::fin, sender_req, 0);
   shared_part_done(r, r.total - head);
 }
 
-// Sender: writes the head the receiver asked for, and says how much it wrote.
+// Sender: writes the head the receiver asked for, and says how much it wrote. A failed write
+// keeps the buffer for one more fin: the receiver reads the head itself.
 void Engine::handle_write_part(int peer, const PartHeader& h) {
   Request& s = request_at(h.sender_req);
   const bool ok = h.bytes <= s.total && mcm_.write_remote(peer, h.addr, {s.buf, h.bytes});
+  if (!ok) ++s.waiting;
   send_control(peer, FrameKind::written, h.receiver_req, ok ? h.bytes : 0);
 }
 
-// Receiver: the sender wrote `bytes` of the head (fewer when its write failed: read the rest).
+// Receiver: the sender wrote `bytes` of the head (0 when its write failed: read the head too, then
+// send the fin the sender waits for).
 void Engine::handle_written(int peer, std::uint64_t receiver_req, std::size_t bytes) {
   Request& r = request_at(receiver_req);
-  if (!r.shared_copy) return;  // streamed instead (the tail read failed)
   const std::size_t head = shared_copy_head(r.total);
-  if (bytes < head && !mcm_.read_remote(peer, r.remote_addr + bytes, {r.buf + bytes, head - bytes})) {
-    stream_rendezvous(r, peer, r.remote_req);
+  if (!r.shared_copy) {  // streamed instead (the tail read failed); the data follows
+    if (bytes < head) send_control(peer, FrameKind::fin, r.remote_req, 0);
     return;
+  }
+  if (bytes < head) {
+    // The sender waits for the last data packet instead of this fin when the read fails too.
+    if (!mcm_.read_remote(peer, r.remote_addr + bytes, {r.buf + bytes, head - bytes})) {
+      stream_rendezvous(r, peer, r.remote_req);
+      return;
+    }
+    send_control(peer, FrameKind::fin, r.remote_req, 0);
   }
   shared_part_done(r, head);
 }
 
 void Engine::shared_part_done(Request& r, std::size_t bytes) {
   r.offset += bytes;
-  if (r.offset < r.total) return;
-  send_control(r.peer, FrameKind::fin, r.remote_req, 0);
-  complete(r);
+  if (r.offset >= r.total) complete(r);
 }
 
 void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload) {

@@ -8,7 +8,8 @@
 //                                    when either side streams both ways)
 //   larger, single copy, both     -> rts; receiver answers write_part, reads the second part,
 //   buffers contiguous, size >=      the sender writes the first into the receiver's buffer and
-//   shared_copy_min                  answers written; receiver answers fin
+//   shared_copy_min                  answers written; receiver answers fin once its part is
+//                                    in (a second fin when the sender's write failed)
 //   else                          -> rts; receiver answers cts; sender streams data packets of
 //                                    packet_bytes (at most max_payload) straight into the user buffer
 // Synchronous sends use the same paths; an eager synchronous send also waits for sync_ack.

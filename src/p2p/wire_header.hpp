@@ -43,7 +43,9 @@ static_assert(sizeof(WireHeader) <= device::kMaxUserHeader);
 // write_part: the receiver of a rendezvous reads the message's second part itself and asks the
 // sender to write the first `bytes` into its buffer at `addr` (Figures::shared_copy_min). The
 // sender answers `written` (req: receiver_req, aux: bytes written; 0 when its write failed, and
-// the receiver then reads them too); the receiver sends fin once it holds the whole message.
+// the receiver then reads them too); the receiver sends fin once it read its own part (the
+// sender completes on it: it wrote its part before, frames of one peer arriving in order), and a
+// second fin after reading the head itself when the write failed (the sender waits for it then).
 struct PartHeader {
   FrameKind kind;
   std::uint8_t reserved[7];
