@@ -222,9 +222,11 @@ class NodeCollectives {
   template <class Ready>
   bool spin_until(Ready ready);
   // Waits until `word`, which `rank` writes before it sets its flag to `target`, shows `target`:
-  // spins on the word (whose line holds what the caller reads next), then waits on the flag. False
+  // spins on the word (whose line holds what the caller reads next; and reading the
+  // `lines_after` lines after it, which the caller reads next too), then waits on the flag. False
   // when the flag reached `target` and the word does not show it (the rank wrote elsewhere).
-  bool wait_word(const Call& k, const std::uint32_t& word, int rank, std::uint32_t target);
+  bool wait_word(const Call& k, const std::uint32_t& word, int rank, std::uint32_t target,
+                 std::size_t lines_after = 0);
   // Reduce and allreduce of up to kInlineMax bytes: this rank's input into its inline cell, then
   // its flag.
   void put_inline(const Call& k, const void* in, std::size_t bytes);
