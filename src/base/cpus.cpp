@@ -19,13 +19,15 @@ std::vector<int> affinity_cpus() {
   return cpus;
 }
 
-bool set_affinity_cpus(std::span<const int> cpus) {
+bool set_thread_affinity_cpus(int tid, std::span<const int> cpus) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : cpus)
     if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
-  return CPU_COUNT(&set) > 0 && ::sched_setaffinity(0, sizeof set, &set) == 0;
+  return CPU_COUNT(&set) > 0 && ::sched_setaffinity(tid, sizeof set, &set) == 0;
 }
+
+bool set_affinity_cpus(std::span<const int> cpus) { return set_thread_affinity_cpus(0, cpus); }
 
 std::string cpu_list_text(const std::vector<int>& cpus) {
   if (cpus.empty()) return "none";

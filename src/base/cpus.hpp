@@ -20,6 +20,8 @@ std::vector<int> affinity_cpus();
 
 // Sets the calling thread's affinity mask to `cpus`; false when the kernel refuses.
 bool set_affinity_cpus(std::span<const int> cpus);
+// The same for thread `tid` of this process.
+bool set_thread_affinity_cpus(int tid, std::span<const int> cpus);
 
 // "0-3,6": a CPU list as taskset and /proc/self/status write it ("none" when empty).
 std::string cpu_list_text(const std::vector<int>& cpus);

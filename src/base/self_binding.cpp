@@ -1,5 +1,10 @@
 #include "base/self_binding.hpp"
 
+#include <dirent.h>
+#include <sched.h>
+
+#include <cstdlib>
+
 #include "base/cpus.hpp"
 
 namespace railmpi::base {
@@ -17,7 +22,21 @@ bool SelfBinding::bind(int index) {
 
 bool SelfBinding::release() {
   if (!bound()) return false;
-  set_affinity_cpus(mask_);  // should it fail, the rank stays bound: nothing else to do
+  // Threads the rank started after bind() inherited the one CPU (an OpenMP team): they go back
+  // to the mask too, the ones a program bound elsewhere keep theirs. Should a call fail, that
+  // thread stays bound: nothing else to do.
+  if (DIR* tasks = ::opendir("/proc/self/task")) {
+    while (const dirent* e = ::readdir(tasks)) {
+      const pid_t tid = static_cast<pid_t>(std::atoi(e->d_name));
+      if (tid <= 0) continue;
+      cpu_set_t now;
+      CPU_ZERO(&now);
+      if (::sched_getaffinity(tid, sizeof now, &now) == 0 && CPU_COUNT(&now) == 1 && CPU_ISSET(cpu_, &now))
+        set_thread_affinity_cpus(tid, mask_);
+    }
+    ::closedir(tasks);
+  }
+  set_affinity_cpus(mask_);  // this thread, whatever /proc said
   cpu_ = -1;
   return true;
 }

@@ -28,7 +28,9 @@ class SelfBinding {
   // the mask. False, changing nothing, when the mask has fewer than 2 CPUs, the call fails or
   // this object is already bound.
   bool bind(int index);
-  // Back to the mask bind() kept; true when it was bound (later calls do nothing).
+  // Back to the mask bind() kept, for the calling thread and every thread of the process still
+  // on the one CPU (threads started after bind() inherited it); true when it was bound (later
+  // calls do nothing).
   bool release();
 
   bool bound() const { return cpu_ >= 0; }

@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "base/binding.hpp"
 #include "base/cpus.hpp"
@@ -134,6 +137,31 @@ TEST(SelfBinding, TakesTheIndexThCpuRoundRobinAndLetsGoBackToTheMask) {
     EXPECT_EQ(affinity_cpus(), mask);
     EXPECT_FALSE(b.release());  // once
   }
+}
+
+// A thread started after bind() (an OpenMP team) inherits the one CPU and gets the mask back on
+// release(), called from another thread.
+TEST(SelfBinding, ReleaseFreesThreadsThatInheritedTheCpu) {
+  SavedMask saved;
+  const std::vector<int> mask = affinity_cpus();
+  if (mask.size() < 2) GTEST_SKIP() << "binding needs a mask of 2 CPUs at least";
+  SelfBinding b;
+  ASSERT_TRUE(b.bind(1));
+  std::atomic<int> step{0};
+  std::vector<int> inherited, after;
+  std::thread worker([&] {
+    inherited = affinity_cpus();
+    step = 1;
+    while (step.load() != 2) std::this_thread::yield();
+    after = affinity_cpus();
+  });
+  while (step.load() != 1) std::this_thread::yield();
+  EXPECT_TRUE(b.release());
+  step = 2;
+  worker.join();
+  EXPECT_EQ(inherited, std::vector<int>{mask[1]});
+  EXPECT_EQ(after, mask);
+  EXPECT_EQ(affinity_cpus(), mask);
 }
 
 TEST(SelfBinding, AOneCpuMaskOrANegativeIndexBindsNothing) {
