@@ -71,14 +71,6 @@ class Engine {
         oversubscribed_(oversubscribed),
         verbose_(settings.verbose > 0) {}
 
-  // On an oversubscribed machine, binds this rank to the CPU at `machine_index` (its position
-  // among the machine's ranks) round robin over its mask, until a yield of this rank or of
-  // another rank of its node shows another program holding a core (base/self_binding.hpp): the
-  // rank that sees it sets the node's crowded word, and every bound rank lets go at its next
-  // yield (else the ranks bound to the other cores keep the scheduler from moving the ones that
-  // let go away from the busy program: 8 ranks, 2 cores, one busy loop, 1000 x 8 B allreduce
-  // 25 ms against 14.5 ms unbound). False, changing nothing, when not oversubscribed or the rank
-  // cannot bind (its mask has one CPU, the kernel refuses).
   // Long yields of a self-bound rank that make it let go. One is not enough: a rank still
   // starting up, or a hiccup of the host, holds a core that long now and then (8 ranks on 2 cores
   // without other programs, the ring of bench/oversub_loop: one long yield in about one run of
@@ -86,6 +78,15 @@ class Engine {
   // its core long.
   static constexpr unsigned kLongYieldsToLetGo = 2;
 
+  // On an oversubscribed machine, binds this rank to the CPU at `machine_index` (its position
+  // among the machine's ranks) round robin over its mask, until yields show another program
+  // holding a core (base/self_binding.hpp): the rank that sees its kLongYieldsToLetGo-th long
+  // yield sets the node's crowded word, and every bound rank lets go at its next yield: ranks on
+  // a core no program crowds would otherwise stay pinned while the scheduler moves the others
+  // (measured beside one busy loop, 8 ranks, 2 cores, 1000 x 8 B allreduce: 25.3 ms with each
+  // rank letting go for itself, 24.1 with the word, against 14.5 and 13.2 unbound in the same
+  // rounds; the transient is the scheduler's either way). False, changing nothing, when not
+  // oversubscribed or the rank cannot bind (its mask has one CPU, the kernel refuses).
   bool bind_while_uncrowded(int machine_index) {
     if (!oversubscribed_ || !binding_.bind(machine_index)) return false;
     crowded_word_ = mcm_.node_memory().crowded_word();
