@@ -181,13 +181,12 @@ bool NodeCollectives::spin_until(Ready ready) {
 
 bool NodeCollectives::wait_word(const Call& k, const std::uint32_t& word, int rank, std::uint32_t target,
                                  std::size_t lines_after) {
-  const auto shows = [&] { return load(word, std::memory_order_acquire) == target; };
   const auto* line = reinterpret_cast<const std::byte*>(&word);
-  const auto shows_with_lines = [&] {
+  const auto shows = [&] {
     for (std::size_t j = 1; j <= lines_after; ++j) __builtin_prefetch(line + 64 * j);
-    return shows();
+    return load(word, std::memory_order_acquire) == target;
   };
-  if (lines_after == 0 ? spin_until(shows) : spin_until(shows_with_lines)) return true;
+  if (spin_until(shows)) return true;
   wait_rank(k, rank, target);
   return shows();
 }
