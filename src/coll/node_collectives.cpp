@@ -282,22 +282,39 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
   map_once(k.progress->bcast_cells_mapped, {k.bcast_cells, kDepth * k.cell}, bytes);
   if (k.me == root) {
     const bool in_small = bytes <= kSmallBcastMax;
-    // The last reader of the cells this call writes is done with them.
-    wait_all(k, k.seq - ((in_small ? kSmallDepth : kDepth) - 1));
-    small.bytes = static_cast<std::uint32_t>(bytes);
+    // The last reader of the cells this call writes is done with them. A root held back waits
+    // until half of them are free: it then reads the others' flags once in depth/2 calls
+    // instead of at each call while it runs a whole depth ahead.
+    const std::uint32_t depth = in_small ? kSmallDepth : kDepth;
+    if (!reached(k.progress->synced, k.seq - (depth - 1))) wait_all(k, k.seq - depth / 2);
     if (in_small) {
-      if (bytes) std::memcpy(small.data, buf, bytes);
+      // The lines past the first, then the first's: the line of the call number, which a
+      // waiting receiver reads, is fetched by the root once, not once for the data and again
+      // for the call number. 2 ranks, osu_bcast of 10000 calls, medians of 7 interleaved runs:
+      // 64 B 0.22 -> 0.10 us, 128 B 0.23 -> 0.10.
+      constexpr std::size_t kFirstLineData = 64 - offsetof(SmallCell, data);
+      const auto* src = static_cast<const std::byte*>(buf);
+      if (bytes > kFirstLineData) std::memcpy(small.data + kFirstLineData, src + kFirstLineData, bytes - kFirstLineData);
+      std::atomic_signal_fence(std::memory_order_seq_cst);
+      small.bytes = static_cast<std::uint32_t>(bytes);
+      if (bytes) std::memcpy(small.data, src, std::min(bytes, kFirstLineData));
       std::atomic_ref<std::uint32_t>(small.seq).store(k.seq, std::memory_order_release);
       arrive(k, kNoBytes);
       return Result::done;
     }
-    ready.store(0, std::memory_order_relaxed);
+    // The first piece goes before the call number, which carries its size: the receivers find
+    // it there at once, and the small cell's line is written once more for each later piece.
+    std::byte* cell = k.bcast_cell();
+    const auto* src = static_cast<const std::byte*>(buf);
+    const std::size_t first = std::min(kBcastChunk, bytes);
+    std::memcpy(cell, src, first);
+    small.bytes = static_cast<std::uint32_t>(bytes);
+    ready.store(static_cast<std::uint32_t>(first), std::memory_order_relaxed);
     std::atomic_ref<std::uint32_t>(small.seq).store(k.seq, std::memory_order_release);
     arrive(k, kNoBytes);
-    std::byte* cell = k.bcast_cell();
-    for (std::size_t at = 0; at < bytes; at += kBcastChunk) {
+    for (std::size_t at = first; at < bytes; at += kBcastChunk) {
       const std::size_t n = std::min(kBcastChunk, bytes - at);
-      std::memcpy(cell + at, static_cast<const std::byte*>(buf) + at, n);
+      std::memcpy(cell + at, src + at, n);
       ready.store(static_cast<std::uint32_t>(at + n), std::memory_order_release);
     }
     return Result::done;

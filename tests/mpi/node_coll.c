@@ -152,19 +152,20 @@ static void strided_bcast(MPI_Comm comm) {
 /* Bcasts with the root running ahead: the last non-root rank starts 50 ms late, so the root runs
  * as far ahead as RailMPI lets it (255 calls of up to 248 bytes, 15 of more) and then waits, and
  * the late rank catches up through every cell. Sizes on both sides of the small-cell limit (248
- * bytes) alternate, so small and large calls share the call numbers; every call is checked. */
+ * bytes) and of its first line's data (56) alternate, so small and large calls share the call
+ * numbers; every call is checked. */
 static void bcast_run_ahead(MPI_Comm comm) {
     int me, n;
     MPI_OK(MPI_Comm_rank(comm, &me));
     MPI_OK(MPI_Comm_size(comm, &n));
     static unsigned char buf[LIMIT];
-    const int sizes[] = {8, 247, 248, 249, 0, 64, 1, 248, 1000, 249};
+    const int sizes[] = {8, 247, 248, 249, 0, 64, 56, 57, 1, 248, 1000, 249};
     for (int pass = 0; pass < 2; pass++) {
         const int root = pass == 0 ? 0 : n - 1, late = root == n - 1 ? n - 2 : n - 1;
         MPI_OK(MPI_Barrier(comm));
         if (me == late && late != root) mt_sleep_ms(50);
         for (int k = 0; k < 700; k++) {
-            const int bytes = pass == 0 ? sizes[k % 10] : (k % 300 < 290 ? 8 : 249);
+            const int bytes = pass == 0 ? sizes[k % 12] : (k % 300 < 290 ? 8 : 249);
             const unsigned seed = (unsigned)(k * 31 + pass);
             if (me == root) mt_fill(buf, (size_t)bytes, seed);
             else memset(buf, 0, (size_t)bytes);
