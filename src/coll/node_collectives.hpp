@@ -46,9 +46,10 @@
 //              too, then the call number in the small cell, and sets its flag; the others set
 //              theirs and wait until the small cell shows call s (spinning on the cell itself, the
 //              line they read next; then on the root's flag); then read the count and copy from
-//              where it says. A larger bcast's data goes to bcast cell s mod kDepth in kBcastChunk
-//              pieces after the call number and the flag are set: the small cell's `ready` says
-//              how much is there, and the others copy each piece as it comes (pipelined).
+//              where it says. A larger bcast's data goes to bcast cell s mod kDepth: the first
+//              kBcastChunk piece before the call number, the others after it and the flag (whole
+//              before them when no other rank has entered the call yet); the small cell's
+//              `ready` says how much is there, and the others copy each piece as it comes.
 // Reuse of cells: a rank writes its input (or inline) cell of call s only once every rank entered call s-1
 // (so every reader finished call s-2, the last user of that cell), and a bcast root its cells
 // once every rank entered call s-kDepth+1 (large) or s-kSmallDepth+1 (small: a root of small
@@ -105,7 +106,8 @@ class NodeCollectives {
   // 79; 4 ranks on 2 cores, 16 KiB 11-22 vs 14-25.
   static constexpr std::int32_t kBlocksMinOversubscribed = 16 * 1024;
   // A bcast cell is filled in chunks of this many bytes, each announced as soon as it is written,
-  // so the receivers copy chunk j while the root writes chunk j+1 (the two copies overlap).
+  // so receivers that already wait copy chunk j while the root writes chunk j+1 (the two copies
+  // overlap).
   static constexpr std::size_t kBcastChunk = 8 * 1024;
   // Reduce and allreduce inputs of up to kInlineMax bytes travel in inline cells (see above).
   // 2 ranks, interleaved medians of 5 runs: 8 B 0.35-0.38 us instead of 0.66-0.75 (Open MPI 0.53),
@@ -247,6 +249,8 @@ class NodeCollectives {
   Result allreduce_blocks(const Call& k, const void* sendbuf, void* recvbuf, std::size_t count, const Reducer& op);
   // Largest byte count any rank passed in this call (after wait_all).
   static std::size_t largest(const Call& k);
+  // Another member has entered call k.seq (its flag shows it).
+  static bool anyone_waits(const Call& k);
   // x0 op (x1 op (... op x(n-1))) of the input cells into out.
   static void combine(const Call& k, void* out, std::size_t count, const Reducer& op);
 

@@ -176,18 +176,20 @@ static void bcast_run_ahead(MPI_Comm comm) {
     }
 }
 
-/* Bcasts up to 64 KiB, which RailMPI fills into a cell in 8 KiB pieces that the others copy as
- * they come: sizes at the piece boundaries +-1, rotating roots, back to back (the root runs ahead
- * into the next cells while the others still copy), every call checked. */
+/* Bcasts up to 64 KiB, which RailMPI fills into a cell, in 8 KiB pieces that the others copy as
+ * they come when one of them waits already, else whole: sizes at the piece boundaries +-1,
+ * rotating roots, back to back (the root runs ahead into the next cells while the others still
+ * copy), then with the root 1 ms late (the others wait: pieces); every call checked. */
 static void bcast_pieces(MPI_Comm comm) {
     int me, n;
     MPI_OK(MPI_Comm_rank(comm, &me));
     MPI_OK(MPI_Comm_size(comm, &n));
     static unsigned char buf[65536];
     const int sizes[] = {8191, 8192, 8193, 16383, 16384, 16385, 65535, 65536, 30000, 249};
-    for (int k = 0; k < 200; k++) {
+    for (int k = 0; k < 260; k++) {
         const int bytes = sizes[k % 10], root = (k / 10) % n;
         const unsigned seed = (unsigned)(k * 7 + 1);
+        if (me == root && k >= 200) mt_sleep_ms(1);
         if (me == root) mt_fill(buf, (size_t)bytes, seed);
         else memset(buf, 0, (size_t)bytes);
         MPI_OK(MPI_Bcast(buf, bytes, MPI_BYTE, root, comm));
