@@ -91,11 +91,14 @@ peer_values() {  # peer_values FILE-SUFFIX KEY -> "mpich ompi"
 
 limits() {
     "$build/bench/cacheline" >"$work/cacheline" 2>/dev/null
+    "$build/bench/cacheline" 300000 3 >>"$work/cacheline" 2>/dev/null
     "$build/bench/copy_limit" >"$work/copy_limit" 2>/dev/null
     if [[ " $ONLY " == *" oversub "* ]]; then "$build/bench/token_ring" >"$work/token_ring" 2>/dev/null; fi
 }
 limits
 cacheline=$(awk '/cacheline_oneway_us/ { print $2 }' "$work/cacheline")
+# 64 B of payload and a header take two lines: the hand-over of such a message (no target)
+two_line=$(awk '/cacheline_two_line_message_oneway_us/ { print $2 }' "$work/cacheline")
 cma() { awk -v k="${2:-cma_MBps}" -v s="$1" '$1 == k && $2 == s { print $3 }' "$work/copy_limit"; }
 
 if [[ " $ONLY " == *" lat "* ]]; then
@@ -115,6 +118,8 @@ if [[ " $ONLY " == *" lat "* ]]; then
         q=$(ratio "$r" "$cacheline")
         row "latency 0-64 B vs cache-line limit" "$s" "$r" "" "" "$cacheline" "$q" "<= 3" "$(met "$q" le 3)"
     done
+    r=$(value rail.2.osu_latency 64)
+    row "latency 64 B vs two-line message limit (us)" 64 "$r" "" "" "$two_line" "$(ratio "$r" "$two_line")" "-" "-"
     # header caching: RailMPI with it (default) / RailMPI without it (RAILMPI_HEADER_CACHE=0)
     for s in 0 1 2 4 8 16 32; do
         r=$(value rail.2.osu_latency $s); n=$(value rail.2.osu_latency_nocache $s)
