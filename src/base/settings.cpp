@@ -14,14 +14,14 @@ namespace {
 constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_DEVICES", "shm,tcp",
                 "Devices that may be used, comma separated; `tcp` forces TCP even between ranks of one node. With `shm` listed, a rank opens no TCP device when `RAILMPI_LOCAL_SIZE` says every rank of the job is on its node."},
-    SettingSpec{"RAILMPI_SHM_EAGER_LIMIT", "32K",
-                "Largest message the shm device sends eagerly; larger ones use rendezvous (with a core per rank: the shared single copy of `RAILMPI_SHM_SHARED_COPY_MIN`; 2 ranks, 64 KiB: osu_bw 16.3 GB/s eager, 22.8 by shared copy, osu_latency 7.7 us against 3.5)."},
+    SettingSpec{"RAILMPI_SHM_EAGER_LIMIT", "",
+                "Largest message the shm device sends eagerly; larger ones use rendezvous (with a core per rank: the shared single copy of `RAILMPI_SHM_SHARED_COPY_MIN`; 2 ranks, 64 KiB: osu_bw 16.3 GB/s eager, 22.8 by shared copy, osu_latency 7.7 us against 3.5). Empty (automatic): 16K when the shared copy takes the messages above it (a core per rank, single copy allowed, `RAILMPI_SHM_CMA_MIN` unset, `RAILMPI_SHM_SHARED_COPY_MIN` automatic or at most 16K + 1; 2 ranks, 32 KiB: osu_latency 2.7 us instead of 4.5, osu_bw unchanged), else 32K (an eager send completes without waiting for its receiver to get a core)."},
     SettingSpec{"RAILMPI_SHM_CMA", "1",
                 "Allow single-copy rendezvous with process_vm_readv on the shm device (0 = pipelined copy)."},
     SettingSpec{"RAILMPI_SHM_CMA_MIN", "",
-                "Smallest rendezvous message the shm device moves by single copy; smaller ones stream through the ring in packets, copied by both ranks' cores at once. Empty (automatic): every rendezvous when the node has more ranks than cores; else one way never a whole single copy (the pipelined copy beat it at every size measured, bench/shm_targets.sh; rendezvous messages go by the shared copy of `RAILMPI_SHM_SHARED_COPY_MIN` instead), and both ways (the sender has a receive of 32 KiB or more posted, or the receiver streams a rendezvous message back) every message from 32 KiB on, eager sizes included: each core then copies only what comes in. A set value rules alone."},
+                "Smallest rendezvous message the shm device moves by single copy; smaller ones stream through the ring in packets, copied by both ranks' cores at once. Empty (automatic): every rendezvous when the node has more ranks than cores; else one way never a whole single copy (the pipelined copy beat it at every size measured, bench/shm_targets.sh; rendezvous messages go by the shared copy of `RAILMPI_SHM_SHARED_COPY_MIN` instead), and both ways (the sender has a receive of 32 KiB or more posted, or the receiver streams a rendezvous message back) every message from 32 KiB on, eager sizes included, or from the first rendezvous size under the automatic 16K eager limit: each core then copies only what comes in. A set value rules alone."},
     SettingSpec{"RAILMPI_SHM_SHARED_COPY_MIN", "",
-                "Smallest rendezvous message, one way, that the two ranks' cores copy together with single copies: the receiver reads the second half with process_vm_readv while the sender writes the first half into the receiver's buffer with process_vm_writev (osu_bw 1 MiB 35-37 GB/s against 13-15 for one reader, in a bare two-process test). Empty (automatic): 32K (every rendezvous above the default eager limit) with a core per rank and `RAILMPI_SHM_CMA_MIN` unset, else never (oversubscribed nodes read every rendezvous in one copy). Messages both ways, non-contiguous buffers and truncated receives take the other paths."},
+                "Smallest rendezvous message, one way, that the two ranks' cores copy together with single copies: the receiver reads the second half with process_vm_readv while the sender writes the first half into the receiver's buffer with process_vm_writev (osu_bw 1 MiB 35-37 GB/s against 13-15 for one reader, in a bare two-process test). Empty (automatic): 16K + 1 (every rendezvous above the automatic eager limit) with a core per rank and `RAILMPI_SHM_CMA_MIN` unset, else never (oversubscribed nodes read every rendezvous in one copy). Messages both ways, non-contiguous buffers and truncated receives take the other paths."},
     SettingSpec{"RAILMPI_SHM_RING_BYTES", "",
                 "Size of each per-pair shared-memory packet ring (payloads of frames over 1 KiB: eager messages and rendezvous packets); a quarter of it is the largest frame (the eager limit's ceiling), a sixteenth the size of rendezvous packets. Empty: the rings a rank writes to the other ranks of its node share 8 MiB, each a power of two from 256 KiB to 4 MiB (4 MiB for 2-3 ranks on a node, 2 MiB for 4-5, 1 MiB for 6-9): 2 ranks, 64 KiB osu_bw 28-31 instead of 16 GB/s with 1 MiB, but 8 ranks on 2 cores pass 64 KiB messages around a ring slower with 4 MiB rings (0.075 instead of 0.051 s). A sender writes only the first 256 KiB of a packet ring until a stream fills that window or laps it within 0.5 ms, then the whole ring: light traffic touches few pages for the first time and stays in the caches."},
     SettingSpec{"RAILMPI_SHM_CELL_RING_BYTES", "256K",
@@ -129,7 +129,7 @@ bool parse_size(std::string_view text, std::size_t& out) {
 Settings Settings::from_environment() {
   Settings s;
   s.devices = std::string(env_or_default(spec("RAILMPI_DEVICES")));
-  s.shm_eager_limit = read_size("RAILMPI_SHM_EAGER_LIMIT");
+  s.shm_eager_limit = read_size_or_automatic("RAILMPI_SHM_EAGER_LIMIT");
   s.tcp_eager_limit = read_size("RAILMPI_TCP_EAGER_LIMIT");
   s.shm_cma = read_size("RAILMPI_SHM_CMA") != 0;
   s.shm_cma_min = read_size_or_automatic("RAILMPI_SHM_CMA_MIN");
@@ -174,7 +174,8 @@ bool Settings::is_set(std::string_view name) { return std::getenv(std::string(na
 
 std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_DEVICES") return devices;
-  if (name == "RAILMPI_SHM_EAGER_LIMIT") return std::to_string(shm_eager_limit);
+  if (name == "RAILMPI_SHM_EAGER_LIMIT")
+    return shm_eager_limit == kAutomatic ? std::string() : std::to_string(shm_eager_limit);
   if (name == "RAILMPI_SHM_CMA") return shm_cma ? "1" : "0";
   if (name == "RAILMPI_SHM_CMA_MIN") return shm_cma_min == kAutomatic ? std::string() : std::to_string(shm_cma_min);
   if (name == "RAILMPI_SHM_SHARED_COPY_MIN")

@@ -27,7 +27,7 @@ struct Settings {
   // A size setting left empty: the component that uses it chooses.
   static constexpr std::size_t kAutomatic = SIZE_MAX;
   std::string devices;          // RAILMPI_DEVICES: "", "shm,tcp", "tcp"
-  std::size_t shm_eager_limit;  // RAILMPI_SHM_EAGER_LIMIT (bytes)
+  std::size_t shm_eager_limit;  // RAILMPI_SHM_EAGER_LIMIT (bytes; kAutomatic: the device decides)
   std::size_t tcp_eager_limit;  // RAILMPI_TCP_EAGER_LIMIT (bytes)
   bool shm_cma;                 // RAILMPI_SHM_CMA: single-copy rendezvous allowed
   std::size_t shm_cma_min;      // RAILMPI_SHM_CMA_MIN: smallest single-copy rendezvous (kAutomatic: the device decides)

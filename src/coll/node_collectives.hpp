@@ -89,12 +89,12 @@ class NodeCollectives {
   // A bcast through the region moves the data twice (root -> cell -> receivers). With one
   // receiver and a single-copy rendezvous between the two (the route's figures: above its eager
   // limit and from its single_copy_min or shared_copy_min), point-to-point moves it once: above
-  // this size that wins
-  // (2 ranks, 64 KiB: 21 us through the region, 8 us by single copy). Not higher: with 8 KiB
-  // the first point-to-point size (16 KiB) measured 11 us instead of 2.5 (unexplained). When
-  // point-to-point copies twice too (eager, or packets through the ring), the region is faster
-  // (2 ranks, 8-64 KiB: 0.65/6/12/20 us vs 8/7.5/15/29 us eager).
-  static constexpr std::size_t kPairBcastLimit = 4 * 1024;
+  // this size that wins or ties. 2 ranks, osu_bcast, medians of 7 interleaved runs (2026-11-26,
+  // a root that finds nobody waiting writes the cell whole): 32 KiB 2.03 us through the region,
+  // 3.05 by the shared copy; 64 KiB 3.91 and 3.84. When point-to-point copies twice too (eager,
+  // or packets through the ring), the region is faster (2 ranks, 8-64 KiB: 0.65/6/12/20 us vs
+  // 8/7.5/15/29 us eager, an earlier version).
+  static constexpr std::size_t kPairBcastLimit = 32 * 1024;
   // Allreduce goes by blocks (one combined by each rank) from this many bytes on, when the node
   // has a CPU for every rank. 2 ranks, loops of 20000 float-sum calls (best of 5 repetitions,
   // median of 3 interleaved rounds): 512 B 0.33 vs 0.26 us flat (the second wait costs more than

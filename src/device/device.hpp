@@ -82,6 +82,10 @@ struct Figures {
   double latency_us = 0;          // one-way small-frame latency estimate
   double bandwidth_mbs = 0;       // large-message bandwidth estimate (MB/s)
   std::size_t eager_limit = 0;    // largest payload the protocol layer should send eagerly
+  // Largest payload sent eagerly in a stream: a send that follows one to the same peer with no
+  // message from it in between (osu_bw's window); the eager_limit's is then a lone message (a
+  // ping-pong, latency-bound). At most eager_limit counts as eager_limit.
+  std::size_t stream_eager_limit = 0;
   std::size_t max_payload = 0;    // largest payload of one frame
   std::size_t packet_bytes = SIZE_MAX;  // preferred payload of rendezvous data packets (capped by max_payload)
   bool single_copy = false;       // read_remote() is available for this device's peers

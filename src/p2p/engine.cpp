@@ -41,7 +41,8 @@ Engine::Engine(mcm::MultiMethod& mcm, bool header_cache)
       header_cache_(header_cache),
       sent_envelope_(static_cast<std::size_t>(mcm.job_size())),
       received_envelope_(static_cast<std::size_t>(mcm.job_size())),
-      rendezvous_sends_(static_cast<std::size_t>(mcm.job_size())) {
+      rendezvous_sends_(static_cast<std::size_t>(mcm.job_size())),
+      heard_since_send_(static_cast<std::size_t>(mcm.job_size()), 1) {
   mcm_.set_handler({.ctx = this,
                     .on_frame = &Engine::on_frame,
                     .on_peer_failed = &Engine::on_peer_failed,
@@ -72,7 +73,14 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   // from single_copy_both_ways_min on, eager sizes included: the rts says so (kFlagReadNow).
   // Contiguous messages only (a layout's runs may be too short to be read).
   const bool both_ways = layout == nullptr && read_now(fig, bytes);
-  const bool eager = bytes <= fig.eager_limit && !both_ways;
+  // A send that follows one to the same peer with no message from it in between streams: eager
+  // up to the stream limit (osu_bw's window of 64 sends: 2 ranks, 20000 B, 14.1 GB/s eager,
+  // 10.2 by the shared copy); else it is a lone message, eager up to the eager limit (its
+  // latency: 20000 B 5.2 us eager, 2.3 by the shared copy).
+  std::uint8_t& heard = heard_since_send_[static_cast<std::size_t>(peer)];
+  const std::size_t eager_max = heard ? fig.eager_limit : std::max(fig.eager_limit, fig.stream_eager_limit);
+  heard = 0;
+  const bool eager = bytes <= eager_max && !both_ways;
   // A rendezvous the receiver may read itself (start_rendezvous_recv() decides); else it answers
   // cts and the sender streams packets.
   const bool single_copy =
@@ -450,6 +458,7 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
 
 inline void Engine::handle_eager(int peer, const Envelope& env, std::uint8_t flags, std::uint64_t sender_req,
                                  std::span<const std::byte> payload) {
+  heard_since_send_[static_cast<std::size_t>(peer)] = 1;
   if (Request* r = posted_.take(env.context, env.source, env.tag)) [[likely]] {
     r->status_source = env.source;
     r->status_tag = env.tag;
@@ -490,6 +499,7 @@ void Engine::queue_eager(int peer, const Envelope& env, std::uint8_t flags, std:
 }
 
 void Engine::handle_rts(int peer, const WireHeader& h, std::span<const std::byte> payload) {
+  heard_since_send_[static_cast<std::size_t>(peer)] = 1;
   if (!(h.flags & kFlagLayout)) payload = {};
   if (Request* r = posted_.take(h.context, h.source, h.tag)) {
     r->status_source = h.source;

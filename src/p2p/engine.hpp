@@ -163,6 +163,9 @@ class Engine {
   std::vector<Envelope> sent_envelope_;      // per peer: envelope of the last full eager/rts sent
   std::vector<Envelope> received_envelope_;  // per peer: envelope of the last full eager/rts received
   std::vector<std::uint32_t> rendezvous_sends_;  // per peer: rendezvous sends not complete yet
+  // Per peer: a message (eager or rts) came from it since the last isend() to it; 0: that send
+  // streams (Figures::stream_eager_limit).
+  std::vector<std::uint8_t> heard_since_send_;
   PostedQueue posted_;
   UnexpectedQueue unexpected_;
   std::vector<std::unique_ptr<ControlOp>> control_storage_;

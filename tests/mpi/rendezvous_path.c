@@ -1,14 +1,18 @@
-/* rendezvous_path EAGER MIN: which protocol moves a message of each size around the shm device's
+/* rendezvous_path EAGER|auto MIN: which protocol moves a message of each size around the shm device's
  * thresholds, seen from outside. Rank 0 posts MPI_Isend and then makes no MPI call for 500 ms;
  * rank 1 has its receive posted and times it. An eager message (size <= EAGER) and a rendezvous
  * the receiver reads itself (single copy: size >= MIN) complete while the sender sleeps; a
- * rendezvous in packets needs the sender's progress, so it completes only after the sleep.
+ * rendezvous in packets or by the shared copy (the sender writes a part) needs the sender's
+ * progress, so it completes only after the sleep.
  * Sizes: EAGER-1, EAGER, EAGER+1 and MIN-1, MIN, MIN+1. MIN: a size, "none" (never single copy)
  * or "auto" (the device's automatic choice: every rendezvous when the job has more ranks than
  * this machine has cores, else none). Every message's bytes are checked. Other ranks idle.
  * Then the same sizes both ways: rank 1 first starts a rendezvous send of its own to rank 0, which
  * rank 0 receives only after its sleep. While it streams one, a receiver reads a rendezvous
- * message itself from every size on ("auto"; a set MIN: from MIN on, as one way). */
+ * message itself from every size on ("auto"; a set MIN: from MIN on, as one way).
+ * Each measured send follows a message from rank 1 (a lone send: the eager limit rules). Last,
+ * with "auto" EAGER and a core per rank, a stream: two sends of EAGER+1 back to back, the first
+ * lone (the shared copy: after the sleep), the second part of a stream, eager to 32 KiB (during). */
 #include "mpitest.h"
 
 #define SLEEP_MS 500
@@ -18,6 +22,14 @@ static double now_ms(void) { return MPI_Wtime() * 1e3; }
 
 /* 1: completes without the sender's progress; 0: needs it. */
 static int expect_early(long n, long eager, long min) { return n <= eager || (min > 0 && n >= min); }
+
+/* A message from rank 1 to rank 0: rank 0's next send to rank 1 is a lone one, not part of a
+ * stream of sends (a device may send a stream eagerly up to a higher limit). */
+static void lone_next(void) {
+    char c = 1;
+    if (mt_rank == 1) MPI_OK(MPI_Send(&c, 1, MPI_BYTE, 0, 9, MPI_COMM_WORLD));
+    if (mt_rank == 0) MPI_OK(MPI_Recv(&c, 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+}
 
 /* back: a buffer of `back_n` bytes rank 1 sends to rank 0 at the same time (NULL: one way). */
 static void one_size(long n, long eager, long min, unsigned char *s, unsigned char *r, unsigned seed,
@@ -31,6 +43,7 @@ static void one_size(long n, long eager, long min, unsigned char *s, unsigned ch
         }
         MPI_OK(MPI_Irecv(r, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq));
     }
+    lone_next();
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
     if (mt_rank == 0) {
         mt_fill(s, (size_t)n, seed);
@@ -62,10 +75,44 @@ static void one_size(long n, long eager, long min, unsigned char *s, unsigned ch
     }
 }
 
+/* Two sends of n bytes back to back from rank 0, then its sleep: the first lone (needs the
+ * sender: after the sleep), the second streaming (eager: during it). */
+static void stream(long n, unsigned char *s, unsigned char *r) {
+    MPI_Request rq[2];
+    if (mt_rank == 1) {
+        memset(r, 0, 2 * (size_t)n);
+        MPI_OK(MPI_Irecv(r, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq[0]));
+        MPI_OK(MPI_Irecv(r + n, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq[1]));
+    }
+    lone_next();
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mt_rank == 0) {
+        mt_fill(s, (size_t)n, 50);
+        mt_fill(s + n, (size_t)n, 51);
+        MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[0]));
+        MPI_OK(MPI_Isend(s + n, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[1]));
+        mt_sleep_ms(SLEEP_MS);
+        MPI_OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+    } else if (mt_rank == 1) {
+        const double t0 = now_ms();
+        MPI_OK(MPI_Wait(&rq[1], MPI_STATUS_IGNORE));
+        const double second = now_ms() - t0;
+        MPI_OK(MPI_Wait(&rq[0], MPI_STATUS_IGNORE));
+        const double first = now_ms() - t0;
+        CHECK(mt_verify(r, (size_t)n, 50) < 0 && mt_verify(r + n, (size_t)n, 51) < 0, "stream of %ld B: wrong bytes", n);
+        CHECK(second < EARLY_MS, "stream of %ld B: the second send arrived after %.0f ms, not eagerly", n, second);
+        CHECK(first >= EARLY_MS, "stream of %ld B: the first (lone) send arrived after %.0f ms, during the "
+              "sender's sleep (eager, not the shared copy)", n, first);
+    }
+}
+
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "rendezvous_path");
-    CHECK(argc == 3, "usage: rendezvous_path EAGER MIN|none|auto");
-    const long eager = atol(argv[1]);
+    CHECK(argc == 3, "usage: rendezvous_path EAGER|auto MIN|none|auto");
+    /* "auto": the device's automatic eager limit, 16 KiB with a core per rank (the shared copy
+     * takes what is above), else 32 KiB */
+    const int auto_eager = !strcmp(argv[1], "auto");
+    const long eager = auto_eager ? (mt_size <= mt_machine_cpus() ? 16384 : 32768) : atol(argv[1]);
     long min = 0, both_min = 0; /* 0: no single copy (one way, both ways) */
     if (!strcmp(argv[2], "auto")) {
         if (mt_size > mt_machine_cpus()) min = eager + 1;
@@ -76,13 +123,14 @@ int main(int argc, char **argv) {
     CHECK(eager > 1 && (min == 0 || min > eager), "bad EAGER %ld or MIN %ld", eager, min);
     const long sizes[] = {eager - 1, eager, eager + 1, min - 1, min, min + 1};
     const int nsizes = min > 0 ? 6 : 3;
-    const long most = min > 0 ? min + 1 : eager + 1;
+    const long most = 2 * (min > 0 ? min + 1 : eager + 1);
     const long back_n = 4 * eager + 1; /* a rendezvous message */
     unsigned char *s = malloc((size_t)most), *r = malloc((size_t)most), *back = malloc((size_t)back_n);
     CHECK(s && r && back, "malloc");
     if (mt_size >= 2) {
         for (int i = 0; i < nsizes; i++) one_size(sizes[i], eager, min, s, r, (unsigned)i, NULL, 0);
         for (int i = 0; i < nsizes; i++) one_size(sizes[i], eager, both_min, s, r, 10u + (unsigned)i, back, back_n);
+        if (auto_eager && eager < 32768) stream(eager + 1, s, r);
     }
     free(s);
     free(r);

@@ -1,15 +1,16 @@
 /* shared_copy MIN|none|auto: which rendezvous messages, one way, the two ranks copy together
  * (the receiver reads the second half itself while the sender writes the first half into the
  * receiver's buffer), seen from outside, at MIN-1, MIN, MIN+1 and at larger odd sizes.
- * Rank 1 posts its receive; rank 0 posts MPI_Isend, sleeps 100 ms without MPI calls, then waits.
+ * Rank 1 posts its receive and sends rank 0 a byte (so the send is a lone one, not a stream);
+ * rank 0 posts MPI_Isend, sleeps 100 ms without MPI calls, then waits.
  * Rank 1 calls MPI_Test until its request completes or the last byte of its buffer is there
  * without the request complete (the receiver read the tail when it matched). Then it makes no MPI
  * call and watches the first byte of its buffer: the sender, in MPI_Wait, writes the head there.
  * Shared: the tail came first and the head came with no receiver call. Any other path (eager,
  * packets, one whole single copy) completes in MPI_Test with no such moment: packets fill the
  * buffer from the front, a whole read completes in the call that matched.
- * MIN: "auto" is 32769 with a core per rank (the device's 32 KiB threshold: every rendezvous
- * above the default eager limit, 32768) and none with more ranks than cores (every rendezvous
+ * MIN: "auto" is 16385 with a core per rank (the device's threshold: every rendezvous above
+ * the automatic eager limit, 16384) and none with more ranks than cores (every rendezvous
  * is then read whole). Every message's bytes and status are checked; other ranks idle.
  * Last, a truncated receive of a shared-size message: MPI_ERR_TRUNCATE and the first bytes. */
 #include "mpitest.h"
@@ -17,6 +18,14 @@
 #define LIMIT_S 20.0 /* no phase may take longer */
 
 static unsigned char pattern(long i, unsigned seed) { return (unsigned char)((i * 131 + seed) % 251 + 1); }
+
+/* A message from rank 1 to rank 0: rank 0's next send to rank 1 is a lone one (a stream of
+ * sends may go eagerly up to a higher limit). */
+static void lone_next(void) {
+    char c = 1;
+    if (mt_rank == 1) MPI_OK(MPI_Send(&c, 1, MPI_BYTE, 0, 9, MPI_COMM_WORLD));
+    if (mt_rank == 0) MPI_OK(MPI_Recv(&c, 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+}
 
 /* 1: moved by a shared copy; 0: some other path. */
 static int one_size(long n, unsigned seed, unsigned char *s, volatile unsigned char *r) {
@@ -26,6 +35,7 @@ static int one_size(long n, unsigned seed, unsigned char *s, volatile unsigned c
         memset((void *)r, 0, (size_t)n);
         MPI_OK(MPI_Irecv((void *)r, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq));
     }
+    lone_next();
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
     if (mt_rank == 0) {
         for (long i = 0; i < n; i++) s[i] = pattern(i, seed);
@@ -80,6 +90,7 @@ static void truncated(long n, unsigned char *s, unsigned char *r) {
         for (long i = 0; i < cap; i++) CHECK(r[i] == pattern(i, 99), "truncated: byte %ld wrong", i);
         CHECK(r[cap] == 0, "truncated: byte %ld written past the receive", cap);
     }
+    lone_next();
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
 }
 
@@ -88,7 +99,7 @@ int main(int argc, char **argv) {
     CHECK(argc == 2, "usage: shared_copy MIN|none|auto");
     long min = 0; /* 0: never */
     if (!strcmp(argv[1], "auto")) {
-        if (mt_size <= mt_machine_cpus()) min = 32769;
+        if (mt_size <= mt_machine_cpus()) min = 16385;
     } else if (strcmp(argv[1], "none") != 0) {
         min = atol(argv[1]);
     }

@@ -96,7 +96,9 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
                                                                                        : job_size))),
       cell_ring_bytes_(std::min(round_ring_bytes(settings.shm_cell_ring_bytes), ring_bytes_)),
       max_payload_(channel_max_payload(ring_bytes_ / kCellBytes)),
-      eager_limit_(std::min(settings.shm_eager_limit, max_payload_)),
+      eager_setting_(settings.shm_eager_limit),
+      eager_limit_(std::min(eager_setting_ == base::Settings::kAutomatic ? kEagerLimit : eager_setting_, max_payload_)),
+      stream_eager_limit_(eager_limit_),
       node_cell_bytes_((settings.node_coll_limit + 63) / 64 * 64),
       cma_allowed_(settings.shm_cma),
       cma_min_setting_(settings.shm_cma_min),
@@ -111,6 +113,7 @@ Figures ShmDevice::figures() const {
   f.latency_us = 0.2;
   f.bandwidth_mbs = 10000;
   f.eager_limit = eager_limit_;
+  f.stream_eager_limit = stream_eager_limit_;
   f.max_payload = max_payload_;
   f.packet_bytes = ring_bytes_ / kPacketsPerRing;
   f.single_copy = single_copy_;
@@ -278,6 +281,17 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     shared_copy_min_ = kSharedCopyMin;
   } else {
     shared_copy_min_ = kNoSingleCopy;
+  }
+  // The automatic eager limit (see kEagerLimit): for lone messages lower when the shared copy
+  // takes what is above; streams stay eager to kEagerLimit. Then a rendezvous message both ways
+  // is read whole from there on (as the eager sizes from kBothWaysSingleCopyMin were): each core
+  // copies only what comes in, once per message.
+  if (eager_setting_ == base::Settings::kAutomatic) {
+    const bool shared_above = single_copy_ && shared_copy_min_ <= kSharedCopyEagerLimit + 1;
+    stream_eager_limit_ = std::min(kEagerLimit, max_payload_);
+    eager_limit_ = std::min(shared_above ? kSharedCopyEagerLimit : kEagerLimit, max_payload_);
+    if (shared_above && single_copy_both_ways_min_ != kNoSingleCopy)
+      single_copy_both_ways_min_ = std::min(single_copy_both_ways_min_, eager_limit_ + 1);
   }
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;

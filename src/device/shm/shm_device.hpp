@@ -147,13 +147,22 @@ class ShmDevice final : public Device {
   // 4 KiB 10-14 / 5-7, 8 KiB 14-16 / 8-12, 16 KiB 12-18 / 12-14, 32 KiB 12-20 / 15-20, 64 KiB
   // 9-15 / 23-37, 128-512 KiB (rendezvous) 15-17 / 27-36, 1 MiB 13-16 / 23-25.
   static constexpr std::size_t kBothWaysSingleCopyMin = 32 * 1024;
+  // The automatic eager limit (RAILMPI_SHM_EAGER_LIMIT empty): kSharedCopyEagerLimit when the
+  // shared copy takes every message above it, else kEagerLimit. 2 ranks, lib_ab.sh, medians of
+  // 5-11 interleaved rounds (2026-11-26), eager limit 16 KiB (shared copy above) against 32 KiB:
+  // osu_latency 32 KiB 4.24 -> 2.72 us, 4.53 -> 2.71 (Open MPI 3.3-3.5, MPICH 3.6-4.4 in the
+  // same minutes), osu_bw 32 KiB 0.96, 1.02, 1.09 of before, osu_bibw 4-64 KiB 0.96-1.02. A
+  // lower limit costs bandwidth: 8 KiB (shared copy above) made osu_latency 16 KiB 2.90 -> 2.30
+  // but osu_bw 16 KiB 13.5 -> 9.4 GB/s. Oversubscribed, an eager send completes without waiting
+  // for its receiver to get a core: kEagerLimit.
+  static constexpr std::size_t kEagerLimit = 32 * 1024;
+  static constexpr std::size_t kSharedCopyEagerLimit = 16 * 1024;
   // figures().shared_copy_min when automatic (see RAILMPI_SHM_SHARED_COPY_MIN): every rendezvous
-  // above the default eager limit (32 KiB). osu_bw, 2 ranks, GB/s rings / shared copy, 3
-  // interleaved runs: 68 KiB 15.0-16.3 / 19.5-21.0, 136 KiB 16.0-16.6 / 27.1-29.8; 64 KiB eager
-  // 14.5-18 / 18.3-24.0, 32 KiB eager 12.3-17.6 / 12.9-15.7 (so 32 KiB stays eager). lib_ab 5
-  // rounds, eager limit 64K against 32K with this: osu_bw 64 KiB 16.3 -> 22.8 GB/s, osu_latency
-  // 64 KiB 7.7 -> 3.5 us, 16-32 KiB and 128 KiB unchanged (0.96-1.06).
-  static constexpr std::size_t kSharedCopyMin = 32 * 1024;
+  // above the automatic eager limit. osu_bw, 2 ranks, GB/s rings / shared copy, 3 interleaved
+  // runs: 68 KiB 15.0-16.3 / 19.5-21.0, 136 KiB 16.0-16.6 / 27.1-29.8; 64 KiB eager 14.5-18 /
+  // 18.3-24.0, 32 KiB eager 12.3-17.6 / 12.9-15.7. lib_ab 5 rounds, eager limit 64K against 32K
+  // with this: osu_bw 64 KiB 16.3 -> 22.8 GB/s, osu_latency 64 KiB 7.7 -> 3.5 us.
+  static constexpr std::size_t kSharedCopyMin = kSharedCopyEagerLimit + 1;
 
  private:
   // More ranks on this node (this one and its shm peers) than cores this rank may run on.
@@ -220,7 +229,9 @@ class ShmDevice final : public Device {
   std::size_t ring_bytes_;
   std::size_t cell_ring_bytes_;
   std::size_t max_payload_;
+  std::size_t eager_setting_;  // RAILMPI_SHM_EAGER_LIMIT (base::Settings::kAutomatic: chosen at connect)
   std::size_t eager_limit_;
+  std::size_t stream_eager_limit_;
   std::size_t node_cell_bytes_;  // RAILMPI_NODE_COLL_LIMIT rounded up to 64 (0: no node region)
   bool cma_allowed_;
   std::size_t cma_min_setting_;    // RAILMPI_SHM_CMA_MIN (base::Settings::kAutomatic: chosen at connect)

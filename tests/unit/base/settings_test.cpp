@@ -37,8 +37,9 @@ TEST(Settings, EnvironmentOverridesDefault) {
   unsetenv("RAILMPI_SHM_EAGER_LIMIT");
   unsetenv("RAILMPI_DEVICES");
   s = Settings::from_environment();
-  EXPECT_EQ(s.shm_eager_limit, 32768u);
-  EXPECT_EQ(s.shm_cma_min, Settings::kAutomatic);  // empty: the device chooses
+  EXPECT_EQ(s.shm_eager_limit, Settings::kAutomatic);  // empty: the device chooses
+  EXPECT_EQ(s.value_text("RAILMPI_SHM_EAGER_LIMIT"), "");
+  EXPECT_EQ(s.shm_cma_min, Settings::kAutomatic);
   setenv("RAILMPI_SHM_CMA_MIN", "1M", 1);
   EXPECT_EQ(Settings::from_environment().shm_cma_min, 1u << 20);
   EXPECT_EQ(Settings::from_environment().value_text("RAILMPI_SHM_CMA_MIN"), "1048576");
