@@ -109,10 +109,10 @@ static void stream(long n, unsigned char *s, unsigned char *r) {
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "rendezvous_path");
     CHECK(argc == 3, "usage: rendezvous_path EAGER|auto MIN|none|auto");
-    /* "auto": the device's automatic eager limit, 16 KiB with a core per rank (the shared copy
-     * takes what is above), else 32 KiB */
+    /* "auto": the device's automatic eager limit for a lone send, 8 KiB with a core per rank (the
+     * shared copy takes what is above), else 32 KiB */
     const int auto_eager = !strcmp(argv[1], "auto");
-    const long eager = auto_eager ? (mt_size <= mt_machine_cpus() ? 16384 : 32768) : atol(argv[1]);
+    const long eager = auto_eager ? (mt_size <= mt_machine_cpus() ? 8192 : 32768) : atol(argv[1]);
     long min = 0, both_min = 0; /* 0: no single copy (one way, both ways) */
     if (!strcmp(argv[2], "auto")) {
         if (mt_size > mt_machine_cpus()) min = eager + 1;

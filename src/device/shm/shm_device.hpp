@@ -147,16 +147,20 @@ class ShmDevice final : public Device {
   // 4 KiB 10-14 / 5-7, 8 KiB 14-16 / 8-12, 16 KiB 12-18 / 12-14, 32 KiB 12-20 / 15-20, 64 KiB
   // 9-15 / 23-37, 128-512 KiB (rendezvous) 15-17 / 27-36, 1 MiB 13-16 / 23-25.
   static constexpr std::size_t kBothWaysSingleCopyMin = 32 * 1024;
-  // The automatic eager limit (RAILMPI_SHM_EAGER_LIMIT empty): kSharedCopyEagerLimit when the
-  // shared copy takes every message above it, else kEagerLimit. 2 ranks, lib_ab.sh, medians of
-  // 5-11 interleaved rounds (2026-11-26), eager limit 16 KiB (shared copy above) against 32 KiB:
-  // osu_latency 32 KiB 4.24 -> 2.72 us, 4.53 -> 2.71 (Open MPI 3.3-3.5, MPICH 3.6-4.4 in the
-  // same minutes), osu_bw 32 KiB 0.96, 1.02, 1.09 of before, osu_bibw 4-64 KiB 0.96-1.02. A
-  // lower limit costs bandwidth: 8 KiB (shared copy above) made osu_latency 16 KiB 2.90 -> 2.30
-  // but osu_bw 16 KiB 13.5 -> 9.4 GB/s. Oversubscribed, an eager send completes without waiting
-  // for its receiver to get a core: kEagerLimit.
+  // The automatic eager limits (RAILMPI_SHM_EAGER_LIMIT empty): kSharedCopyEagerLimit for a lone
+  // send when the shared copy takes every message above it, kEagerLimit for a stream (a send
+  // that follows one to the same peer with no message from it between, Figures::
+  // stream_eager_limit) and when it does not. 2 ranks, lib_ab.sh, medians of 5-11 interleaved
+  // rounds (2026-11-26), with lone and stream limits 16 and 32 KiB against 32 KiB (-i 20, the
+  // 4 MiB ring's pages touched before the timed runs): osu_latency 24000 B 4.05 -> 2.18 us,
+  // 32 KiB 4.77 -> 2.69 (Open MPI 3.3-3.5, MPICH 3.6-4.4 in the same minutes); osu_bw 16-32 KiB
+  // 0.91-1.10 (noise), 20000 / 24576 B 0.99 / 1.00 (with 16 KiB for streams too: 0.72 / 0.88);
+  // osu_bibw 4-128 KiB 0.96-1.05. Lone 8 KiB against 16 KiB: osu_latency 10000 / 12000 / 16384 B
+  // 0.91 / 0.82 / 0.78 (16 KiB 2.84 -> 2.21 us; Open MPI 2.3-2.5), 8193 B 1.00; osu_bw 8-16 KiB
+  // 0.98-0.99. Oversubscribed, an eager send completes without waiting for its receiver to get a
+  // core: kEagerLimit for every send.
   static constexpr std::size_t kEagerLimit = 32 * 1024;
-  static constexpr std::size_t kSharedCopyEagerLimit = 16 * 1024;
+  static constexpr std::size_t kSharedCopyEagerLimit = 8 * 1024;
   // figures().shared_copy_min when automatic (see RAILMPI_SHM_SHARED_COPY_MIN): every rendezvous
   // above the automatic eager limit. osu_bw, 2 ranks, GB/s rings / shared copy, 3 interleaved
   // runs: 68 KiB 15.0-16.3 / 19.5-21.0, 136 KiB 16.0-16.6 / 27.1-29.8; 64 KiB eager 14.5-18 /
