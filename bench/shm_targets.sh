@@ -139,6 +139,13 @@ if [[ " $ONLY " == *" lat "* ]]; then
         q=$(ratio "$r" "$n")
         row "pair line: latency with / without (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "-" "-"
     done
+    # 4-64 KiB (no target; eager, the shared copy of a lone send above 8 KiB, rendezvous), 20
+    # times the iterations: the first lap over a grown packet ring touches its pages once
+    points 2 osu_latency -s 4096 -m 65536 -i 20
+    for s in 4096 8192 16384 32768 65536; do
+        r=$(value rail.2.osu_latency $s); read -r m o <<<"$(peer_values 2.osu_latency $s)"
+        row "latency 4-64 KiB vs best peer (us)" "$s" "$r" "$m" "$o" "" "$(peer_ratio low 2.osu_latency $s)" "-" "-"
+    done
 fi
 
 if [[ " $ONLY " == *" bw "* ]]; then
