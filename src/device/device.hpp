@@ -86,6 +86,11 @@ struct Figures {
   // message from it in between (osu_bw's window); the eager_limit's is then a lone message (a
   // ping-pong, latency-bound). At most eager_limit counts as eager_limit.
   std::size_t stream_eager_limit = 0;
+  // Largest payload sent eagerly by a send that is not part of a stream while this rank has
+  // receives posted (it exchanges: osu_bibw's window, halo swaps), where both cores copy at once
+  // anyway; the eager_limit's lone message then waits for nothing else. At most eager_limit
+  // counts as eager_limit.
+  std::size_t exchange_eager_limit = 0;
   std::size_t max_payload = 0;    // largest payload of one frame
   std::size_t packet_bytes = SIZE_MAX;  // preferred payload of rendezvous data packets (capped by max_payload)
   bool single_copy = false;       // read_remote() is available for this device's peers
@@ -101,6 +106,10 @@ struct Figures {
   // reads the second part with read_remote() while the sender writes the first part into the
   // receiver's buffer with write_remote(). SIZE_MAX: never.
   std::size_t shared_copy_min = SIZE_MAX;
+  // Largest rendezvous payload, one way, that the receiver reads whole with one read_remote()
+  // (when single_copy): below it the shared copy's extra round trip costs more than the half
+  // copy it saves. 0: none.
+  std::size_t single_copy_whole_max = 0;
 };
 
 // Where received frames and failures go. Plain function pointers: no virtual call per frame.

@@ -75,17 +75,22 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   const bool both_ways = layout == nullptr && read_now(fig, bytes);
   // A send that follows one to the same peer with no message from it in between streams: eager
   // up to the stream limit (osu_bw's window of 64 sends: 2 ranks, 20000 B, 14.1 GB/s eager,
-  // 10.2 by the shared copy); else it is a lone message, eager up to the eager limit (its
-  // latency: 20000 B 5.2 us eager, 2.3 by the shared copy).
+  // 10.2 by the shared copy); else, with receives posted, this rank exchanges: eager up to the
+  // exchange limit; else it is a lone message, eager up to the eager limit (its latency: 20000 B
+  // 5.2 us eager, 2.3 by the shared copy).
   std::uint8_t& heard = heard_since_send_[static_cast<std::size_t>(peer)];
-  const std::size_t eager_max = heard ? fig.eager_limit : std::max(fig.eager_limit, fig.stream_eager_limit);
+  const std::size_t eager_max =
+      !heard            ? std::max(fig.eager_limit, fig.stream_eager_limit)
+      : posted_.empty() ? fig.eager_limit
+                        : std::max(fig.eager_limit, fig.exchange_eager_limit);
   heard = 0;
   const bool eager = bytes <= eager_max && !both_ways;
   // A rendezvous the receiver may read itself (start_rendezvous_recv() decides); else it answers
   // cts and the sender streams packets.
   const bool single_copy =
       !eager && fig.single_copy &&
-      bytes >= std::min({fig.single_copy_min, fig.single_copy_both_ways_min, fig.shared_copy_min});
+      (bytes <= fig.single_copy_whole_max ||
+       bytes >= std::min({fig.single_copy_min, fig.single_copy_both_ways_min, fig.shared_copy_min}));
   if (layout) [[unlikely]] {
     // No pack on either side: eager frames and data packets are gathered by the device from the
     // runs (SendOp::layout), or the receiver reads the runs itself (single copy, described in
@@ -341,7 +346,7 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
   // so, or this rank streams a rendezvous message to the same peer (osu_bibw, exchanges): 1 MiB
   // both ways 13-14 GB/s through the rings, 19-21 GB/s by single copies; one way the rings beat
   // one reader (13-16 against 9-10 GB/s) and the shared copy below beats both.
-  const bool read_now = n >= fig.single_copy_min || sender_both_ways ||
+  const bool read_now = n >= fig.single_copy_min || size <= fig.single_copy_whole_max || sender_both_ways ||
                         (n >= fig.single_copy_both_ways_min && rendezvous_sends_[static_cast<std::size_t>(peer)] > 0);
   if (readable && fig.single_copy && read_now && read_single_copy(r, peer, n, sender_addr, sender_layout)) {
     send_control(peer, FrameKind::fin, sender_req, 0);

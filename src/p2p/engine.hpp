@@ -2,10 +2,12 @@
 // synchronous) and matching, over the multi-method layer.
 //
 // Protocol choice per message, from the route's figures:
-//   size <= eager_limit           -> eager frame (header + payload in one frame)
+//   size <= eager_limit           -> eager frame (header + payload in one frame); a send that
+//                                    streams: stream_eager_limit, one with receives posted:
+//                                    exchange_eager_limit
 //   larger, route has single copy -> rts; receiver reads the sender's buffer, answers fin
 //   and size >= single_copy_min      (also from single_copy_both_ways_min, eager sizes included,
-//                                    when either side streams both ways)
+//   or <= single_copy_whole_max      when either side streams both ways)
 //   larger, single copy, both     -> rts; receiver answers write_part, reads the second part,
 //   buffers contiguous, size >=      the sender writes the first into the receiver's buffer and
 //   shared_copy_min                  answers written; receiver answers fin once its part is

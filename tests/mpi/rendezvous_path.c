@@ -1,18 +1,25 @@
 /* rendezvous_path EAGER|auto MIN: which protocol moves a message of each size around the shm device's
  * thresholds, seen from outside. Rank 0 posts MPI_Isend and then makes no MPI call for 500 ms;
  * rank 1 has its receive posted and times it. An eager message (size <= EAGER) and a rendezvous
- * the receiver reads itself (single copy: size >= MIN) complete while the sender sleeps; a
- * rendezvous in packets or by the shared copy (the sender writes a part) needs the sender's
- * progress, so it completes only after the sleep.
- * Sizes: EAGER-1, EAGER, EAGER+1 and MIN-1, MIN, MIN+1. MIN: a size, "none" (never single copy)
- * or "auto" (the device's automatic choice: every rendezvous when the job has more ranks than
- * this machine has cores, else none). Every message's bytes are checked. Other ranks idle.
+ * the receiver reads itself (single copy: size >= MIN, or with "auto" a lone message up to the
+ * whole-read limit) complete while the sender sleeps; a rendezvous in packets or by the shared
+ * copy (the sender writes a part) needs the sender's progress, so it completes only after the
+ * sleep.
+ * Sizes: EAGER-1, EAGER, EAGER+1, the whole-read limit +-1 ("auto", a core per rank) and MIN-1,
+ * MIN, MIN+1. MIN: a size, "none" (never single copy) or "auto" (the device's automatic choice:
+ * every rendezvous when the job has more ranks than this machine has cores, else none). Every
+ * message's bytes are checked. Other ranks idle.
+ * Then which sends are eager, seen from the sender: rank 1 makes no MPI call for 300 ms before it
+ * receives, while rank 0 tests its send: only an eager send completes (EAGER-1, EAGER, EAGER+1),
+ * and with a receive of its own posted first, a send of up to the exchange limit ("auto": 8 KiB
+ * with a core per rank, else EAGER).
  * Then the same sizes both ways: rank 1 first starts a rendezvous send of its own to rank 0, which
  * rank 0 receives only after its sleep. While it streams one, a receiver reads a rendezvous
  * message itself from every size on ("auto"; a set MIN: from MIN on, as one way).
  * Each measured send follows a message from rank 1 (a lone send: the eager limit rules). Last,
- * with "auto" EAGER and a core per rank, a stream: two sends of EAGER+1 back to back, the first
- * lone (the shared copy: after the sleep), the second part of a stream, eager to 32 KiB (during). */
+ * with "auto" EAGER and a core per rank, a stream: two sends of one size above the whole-read
+ * limit back to back, the first lone (the shared copy: after the sleep), the second part of a
+ * stream, eager to 32 KiB (during). */
 #include "mpitest.h"
 
 #define SLEEP_MS 500
@@ -20,8 +27,11 @@
 
 static double now_ms(void) { return MPI_Wtime() * 1e3; }
 
-/* 1: completes without the sender's progress; 0: needs it. */
-static int expect_early(long n, long eager, long min) { return n <= eager || (min > 0 && n >= min); }
+/* 1: completes without the sender's progress; 0: needs it. `whole`: the largest rendezvous the
+ * receiver reads whole (0: none). */
+static int expect_early(long n, long eager, long whole, long min) {
+    return n <= eager || n <= whole || (min > 0 && n >= min);
+}
 
 /* A message from rank 1 to rank 0: rank 0's next send to rank 1 is a lone one, not part of a
  * stream of sends (a device may send a stream eagerly up to a higher limit). */
@@ -32,7 +42,7 @@ static void lone_next(void) {
 }
 
 /* back: a buffer of `back_n` bytes rank 1 sends to rank 0 at the same time (NULL: one way). */
-static void one_size(long n, long eager, long min, unsigned char *s, unsigned char *r, unsigned seed,
+static void one_size(long n, long eager, long whole, long min, unsigned char *s, unsigned char *r, unsigned seed,
                      unsigned char *back, long back_n) {
     MPI_Request rq, back_rq;
     if (mt_rank == 1) {
@@ -67,11 +77,40 @@ static void one_size(long n, long eager, long min, unsigned char *s, unsigned ch
         long bad = mt_verify(r, (size_t)n, seed);
         CHECK(bad < 0, "size %ld: byte %ld wrong", n, bad);
         const int early = waited < EARLY_MS;
-        CHECK(early == expect_early(n, eager, min),
-              "size %ld (eager limit %ld, single copy from %ld): received after %.0f ms, expected %s the "
-              "sender's %d ms without progress",
-              n, eager, min, waited, expect_early(n, eager, min) ? "during" : "after", SLEEP_MS);
+        CHECK(early == expect_early(n, eager, whole, min),
+              "size %ld (eager limit %ld, read whole up to %ld, single copy from %ld): received after "
+              "%.0f ms, expected %s the sender's %d ms without progress",
+              n, eager, whole, min, waited, expect_early(n, eager, whole, min) ? "during" : "after", SLEEP_MS);
         if (back) MPI_OK(MPI_Wait(&back_rq, MPI_STATUS_IGNORE));
+    }
+}
+
+/* Rank 0 sends n bytes and tests the send for ALONE_MS while rank 1 makes no MPI call: only an
+ * eager send completes. `exchange`: rank 0 has a receive from rank 1 posted first. */
+#define ALONE_MS 300
+static void sender_alone(long n, int exchange, long limit, unsigned char *s, unsigned char *r) {
+    MPI_Request rq, ex_rq;
+    char ex = 0;
+    lone_next();
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mt_rank == 0) {
+        if (exchange) MPI_OK(MPI_Irecv(&ex, 1, MPI_BYTE, 1, 6, MPI_COMM_WORLD, &ex_rq));
+        mt_fill(s, (size_t)n, 70);
+        MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq));
+        int done = 0;
+        const double t0 = now_ms();
+        while (!done && now_ms() - t0 < ALONE_MS / 2) MPI_OK(MPI_Test(&rq, &done, MPI_STATUS_IGNORE));
+        CHECK(done == (n <= limit),
+              "size %ld%s: the send %s without the receiver (eager up to %ld expected)", n,
+              exchange ? " with a receive posted" : "", done ? "completed" : "did not complete", limit);
+        MPI_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        if (exchange) MPI_OK(MPI_Wait(&ex_rq, MPI_STATUS_IGNORE));
+    } else if (mt_rank == 1) {
+        mt_sleep_ms(ALONE_MS);
+        memset(r, 0, (size_t)n);
+        MPI_OK(MPI_Recv(r, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(mt_verify(r, (size_t)n, 70) < 0, "size %ld: wrong bytes", n);
+        if (exchange) MPI_OK(MPI_Send(&ex, 1, MPI_BYTE, 0, 6, MPI_COMM_WORLD));
     }
 }
 
@@ -109,28 +148,42 @@ static void stream(long n, unsigned char *s, unsigned char *r) {
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "rendezvous_path");
     CHECK(argc == 3, "usage: rendezvous_path EAGER|auto MIN|none|auto");
-    /* "auto": the device's automatic eager limit for a lone send, 8 KiB with a core per rank (the
-     * shared copy takes what is above), else 32 KiB */
+    /* "auto": the device's automatic limits. With a core per rank (the shared copy takes what is
+     * above): a lone send eager up to 6 KiB, read whole by the receiver up to 16 KiB, a send while
+     * a receive is posted eager up to 8 KiB; else 32 KiB and no whole read. */
     const int auto_eager = !strcmp(argv[1], "auto");
-    const long eager = auto_eager ? (mt_size <= mt_machine_cpus() ? 8192 : 32768) : atol(argv[1]);
+    const int core_each = mt_size <= mt_machine_cpus();
+    const long eager = auto_eager ? (core_each ? 6144 : 32768) : atol(argv[1]);
+    const long whole = auto_eager && core_each ? 16384 : 0;
+    const long exchange = auto_eager && core_each ? 8192 : eager;
     long min = 0, both_min = 0; /* 0: no single copy (one way, both ways) */
     if (!strcmp(argv[2], "auto")) {
-        if (mt_size > mt_machine_cpus()) min = eager + 1;
+        if (!core_each) min = eager + 1;
         both_min = eager + 1;
     } else if (strcmp(argv[2], "none") != 0) {
         min = both_min = atol(argv[2]);
     }
     CHECK(eager > 1 && (min == 0 || min > eager), "bad EAGER %ld or MIN %ld", eager, min);
-    const long sizes[] = {eager - 1, eager, eager + 1, min - 1, min, min + 1};
-    const int nsizes = min > 0 ? 6 : 3;
-    const long most = 2 * (min > 0 ? min + 1 : eager + 1);
+    long sizes[9];
+    int nsizes = 0;
+    const long around[] = {eager, whole, min};
+    for (int k = 0; k < 3; k++)
+        if (around[k] > 0)
+            for (long d = -1; d <= 1; d++) sizes[nsizes++] = around[k] + d;
+    const long stream_n = (whole > 0 ? whole : eager) + 1;
+    long most = 2 * stream_n;
+    for (int i = 0; i < nsizes; i++) most = sizes[i] > most ? sizes[i] : most;
     const long back_n = 4 * eager + 1; /* a rendezvous message */
     unsigned char *s = malloc((size_t)most), *r = malloc((size_t)most), *back = malloc((size_t)back_n);
     CHECK(s && r && back, "malloc");
     if (mt_size >= 2) {
-        for (int i = 0; i < nsizes; i++) one_size(sizes[i], eager, min, s, r, (unsigned)i, NULL, 0);
-        for (int i = 0; i < nsizes; i++) one_size(sizes[i], eager, both_min, s, r, 10u + (unsigned)i, back, back_n);
-        if (auto_eager && eager < 32768) stream(eager + 1, s, r);
+        for (int i = 0; i < nsizes; i++) one_size(sizes[i], eager, whole, min, s, r, (unsigned)i, NULL, 0);
+        for (long n = eager - 1; n <= eager + 1; n++) sender_alone(n, 0, eager, s, r);
+        if (exchange > eager)
+            for (long n = exchange - 1; n <= exchange + 1; n++) sender_alone(n, 1, exchange, s, r);
+        for (int i = 0; i < nsizes; i++)
+            one_size(sizes[i], eager, whole, both_min, s, r, 10u + (unsigned)i, back, back_n);
+        if (auto_eager && core_each) stream(stream_n, s, r);
     }
     free(s);
     free(r);

@@ -9,9 +9,9 @@
  * Shared: the tail came first and the head came with no receiver call. Any other path (eager,
  * packets, one whole single copy) completes in MPI_Test with no such moment: packets fill the
  * buffer from the front, a whole read completes in the call that matched.
- * MIN: "auto" is 8193 with a core per rank (the device's threshold: every rendezvous above
- * the automatic eager limit of a lone send, 8192) and none with more ranks than cores (every rendezvous
- * is then read whole). Every message's bytes and status are checked; other ranks idle.
+ * MIN: "auto" is 16385 with a core per rank (the device's threshold: every rendezvous above the
+ * automatic whole-read limit of a lone send, 16384; 12305 B is read whole) and none with more ranks
+ * than cores (every rendezvous is then read whole). Every message's bytes and status are checked; other ranks idle.
  * Last, a truncated receive of a shared-size message: MPI_ERR_TRUNCATE and the first bytes. */
 #include "mpitest.h"
 
@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
     CHECK(argc == 2, "usage: shared_copy MIN|none|auto");
     long min = 0; /* 0: never */
     if (!strcmp(argv[1], "auto")) {
-        if (mt_size <= mt_machine_cpus()) min = 8193;
+        if (mt_size <= mt_machine_cpus()) min = 16385;
     } else if (strcmp(argv[1], "none") != 0) {
         min = atol(argv[1]);
     }

@@ -99,6 +99,7 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       eager_setting_(settings.shm_eager_limit),
       eager_limit_(std::min(eager_setting_ == base::Settings::kAutomatic ? kEagerLimit : eager_setting_, max_payload_)),
       stream_eager_limit_(eager_limit_),
+      exchange_eager_limit_(eager_limit_),
       node_cell_bytes_((settings.node_coll_limit + 63) / 64 * 64),
       cma_allowed_(settings.shm_cma),
       cma_min_setting_(settings.shm_cma_min),
@@ -114,12 +115,14 @@ Figures ShmDevice::figures() const {
   f.bandwidth_mbs = 10000;
   f.eager_limit = eager_limit_;
   f.stream_eager_limit = stream_eager_limit_;
+  f.exchange_eager_limit = exchange_eager_limit_;
   f.max_payload = max_payload_;
   f.packet_bytes = ring_bytes_ / kPacketsPerRing;
   f.single_copy = single_copy_;
   f.single_copy_min = single_copy_min_;
   f.single_copy_both_ways_min = single_copy_both_ways_min_;
   f.shared_copy_min = shared_copy_min_;
+  f.single_copy_whole_max = single_copy_whole_max_;
   return f;
 }
 
@@ -282,16 +285,23 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   } else {
     shared_copy_min_ = kNoSingleCopy;
   }
-  // The automatic eager limit (see kEagerLimit): for lone messages lower when the shared copy
-  // takes what is above; streams stay eager to kEagerLimit. Then a rendezvous message both ways
+  // The automatic eager limits (see kEagerLimit): lower for sends that do not stream when the
+  // shared copy takes what is above; streams stay eager to kEagerLimit. Then a rendezvous message both ways
   // is read whole from there on (as the eager sizes from kBothWaysSingleCopyMin were): each core
   // copies only what comes in, once per message.
   if (eager_setting_ == base::Settings::kAutomatic) {
     const bool shared_above = single_copy_ && shared_copy_min_ <= kSharedCopyEagerLimit + 1;
     stream_eager_limit_ = std::min(kEagerLimit, max_payload_);
-    eager_limit_ = std::min(shared_above ? kSharedCopyEagerLimit : kEagerLimit, max_payload_);
+    exchange_eager_limit_ = std::min(shared_above ? kSharedCopyEagerLimit : kEagerLimit, max_payload_);
+    eager_limit_ = exchange_eager_limit_;
     if (shared_above && single_copy_both_ways_min_ != kNoSingleCopy)
-      single_copy_both_ways_min_ = std::min(single_copy_both_ways_min_, eager_limit_ + 1);
+      single_copy_both_ways_min_ = std::min(single_copy_both_ways_min_, exchange_eager_limit_ + 1);
+    // With the automatic shared copy, a lone message above kLoneEagerLimit and up to
+    // kSingleCopyWholeMax is read whole by its receiver.
+    if (shared_above && shared_copy_setting_ == base::Settings::kAutomatic) {
+      eager_limit_ = std::min(kLoneEagerLimit, eager_limit_);
+      single_copy_whole_max_ = kSingleCopyWholeMax;
+    }
   }
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;

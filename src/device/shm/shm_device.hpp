@@ -147,10 +147,10 @@ class ShmDevice final : public Device {
   // 4 KiB 10-14 / 5-7, 8 KiB 14-16 / 8-12, 16 KiB 12-18 / 12-14, 32 KiB 12-20 / 15-20, 64 KiB
   // 9-15 / 23-37, 128-512 KiB (rendezvous) 15-17 / 27-36, 1 MiB 13-16 / 23-25.
   static constexpr std::size_t kBothWaysSingleCopyMin = 32 * 1024;
-  // The automatic eager limits (RAILMPI_SHM_EAGER_LIMIT empty): kSharedCopyEagerLimit for a lone
-  // send when the shared copy takes every message above it, kEagerLimit for a stream (a send
-  // that follows one to the same peer with no message from it between, Figures::
-  // stream_eager_limit) and when it does not. 2 ranks, lib_ab.sh, medians of 5-11 interleaved
+  // The automatic eager limits (RAILMPI_SHM_EAGER_LIMIT empty): kSharedCopyEagerLimit for a send
+  // that is not part of a stream when the shared copy takes every message above it (a lone one
+  // then kLoneEagerLimit, below), kEagerLimit for a stream (a send that follows one to the same
+  // peer with no message from it between, Figures::stream_eager_limit) and when it does not. 2 ranks, lib_ab.sh, medians of 5-11 interleaved
   // rounds (2026-11-26), with lone and stream limits 16 and 32 KiB against 32 KiB (-i 20, the
   // 4 MiB ring's pages touched before the timed runs): osu_latency 24000 B 4.05 -> 2.18 us,
   // 32 KiB 4.77 -> 2.69 (Open MPI 3.3-3.5, MPICH 3.6-4.4 in the same minutes); osu_bw 16-32 KiB
@@ -167,6 +167,17 @@ class ShmDevice final : public Device {
   // 18.3-24.0, 32 KiB eager 12.3-17.6 / 12.9-15.7. lib_ab 5 rounds, eager limit 64K against 32K
   // with this: osu_bw 64 KiB 16.3 -> 22.8 GB/s, osu_latency 64 KiB 7.7 -> 3.5 us.
   static constexpr std::size_t kSharedCopyMin = kSharedCopyEagerLimit + 1;
+  // With the automatic shared copy, a lone send (no stream, no receive posted: Figures::
+  // eager_limit) is eager up to kLoneEagerLimit, and a rendezvous message up to
+  // kSingleCopyWholeMax is read whole by the receiver (Figures::single_copy_whole_max), one
+  // process_vm_readv instead of the shared copy's extra round trip; sends while receives are
+  // posted keep kSharedCopyEagerLimit (Figures::exchange_eager_limit). 2 ranks, lib_ab.sh,
+  // osu_latency -i 20, medians of 5 interleaved rounds (2026-11-26) against the lone 8 KiB
+  // limit and the shared copy above: 6144 B 0.99, 7168 B 0.88, 8192 B 0.79 (1.84 -> 1.45 us),
+  // 12000 B 0.86, 16384 B 0.94. osu_bibw with the lone limit for its sends too (rendezvous
+  // read whole): 6400 / 7168 / 8192 B 0.93 / 0.97 / 0.97, hence the exchange limit.
+  static constexpr std::size_t kLoneEagerLimit = 6 * 1024;
+  static constexpr std::size_t kSingleCopyWholeMax = 16 * 1024;
 
  private:
   // More ranks on this node (this one and its shm peers) than cores this rank may run on.
@@ -236,6 +247,7 @@ class ShmDevice final : public Device {
   std::size_t eager_setting_;  // RAILMPI_SHM_EAGER_LIMIT (base::Settings::kAutomatic: chosen at connect)
   std::size_t eager_limit_;
   std::size_t stream_eager_limit_;
+  std::size_t exchange_eager_limit_;
   std::size_t node_cell_bytes_;  // RAILMPI_NODE_COLL_LIMIT rounded up to 64 (0: no node region)
   bool cma_allowed_;
   std::size_t cma_min_setting_;    // RAILMPI_SHM_CMA_MIN (base::Settings::kAutomatic: chosen at connect)
@@ -243,6 +255,7 @@ class ShmDevice final : public Device {
   std::size_t single_copy_both_ways_min_ = kNoSingleCopy;
   std::size_t shared_copy_setting_;  // RAILMPI_SHM_SHARED_COPY_MIN (base::Settings::kAutomatic: chosen at connect)
   std::size_t shared_copy_min_ = kNoSingleCopy;
+  std::size_t single_copy_whole_max_ = 0;
   bool single_copy_ = false;
   bool connected_ = false;
   bool unlinked_ = true;
