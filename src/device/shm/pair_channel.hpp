@@ -84,11 +84,16 @@ class ChannelProducer {
     if (inline_frame(header_len, payload_len))
       return cells_.try_write_with(header, header_len, payload_len, fill, publish, flags);
     if (!cells_.fits(header_len, 0) || !packets_.fits(0, payload_len)) return false;
+    if (!heard_) packets_.note_stream();
+    heard_ = false;
     packets_.try_write_with(nullptr, 0, payload_len, fill, std::memory_order_release);
     // The announcement's release (or seq_cst) store orders the packet before it for the consumer.
     cells_.try_write_with(header, header_len, 0, [](std::byte*, std::size_t) {}, publish, kAnnounced);
     return true;
   }
+
+  // A frame came from the consumer's side: the next packet does not stream (RingProducer::note_stream).
+  void heard() { heard_ = true; }
 
   // True when the frame could be written now; reloads the consumer's heads with `mo`.
   bool can_write(std::uint32_t header_len, std::size_t payload_len, std::memory_order mo) {
@@ -99,6 +104,7 @@ class ChannelProducer {
  private:
   RingProducer cells_;
   RingProducer packets_;
+  bool heard_ = true;  // a frame from the consumer's side since the last packet
 };
 
 class ChannelConsumer {

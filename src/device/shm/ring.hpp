@@ -29,11 +29,12 @@
 // Window: a producer may start with a window of fewer cells than the ring (attach()): it then
 // writes each lap only in the window's cells and skips to the next lap at the window's end (the
 // consumer follows the skip marker as at the ring's end, and never learns the window). The
-// window becomes the whole ring as soon as a frame does not fit or a lap of the window took less
-// than kFastLap, and is kept at least twice any frame. Light traffic thus stays in the first
-// cells, whose pages are touched once and stay in the caches, and a stream gets the whole ring
-// after one lap (there the producer seldom writes lines that the consumer still holds in its
-// cache, and the whole ring's pages are touched once, early).
+// window becomes the whole ring as soon as a frame does not fit or a lap of the window that
+// carried a stream (note_stream(): frames written back to back, nothing heard from the consumer's
+// side between) took less than kFastLap, and is kept at least twice any frame. Light traffic and
+// ping-pongs thus stay in the first cells, whose pages are touched once and stay in the caches,
+// and a stream gets the whole ring after one lap (there the producer seldom writes lines that the
+// consumer still holds in its cache, and the whole ring's pages are touched once, early).
 #pragma once
 
 #include <algorithm>
@@ -133,6 +134,7 @@ class RingProducer {
     max_cells_ = max_frame_cells(cell_count);
     window_ = first_window(window, cell_count);
     lap_start_ = {};
+    lap_streamed_ = false;
     tail_ = 0;
     cached_head_ = 0;
     stale_.assign((cell_count + 63) / 64, 0);
@@ -242,6 +244,10 @@ class RingProducer {
 
   std::uint64_t tail() const { return tail_; }
 
+  // The frame written next follows the last one with nothing from the consumer's side between:
+  // this lap carries a stream (see the file comment).
+  void note_stream() { lap_streamed_ = true; }
+
  private:
   // Cells to skip before a frame of k cells at tail_: the rest of the lap when the frame would not
   // end inside the window (first widened to twice the frame, so that a drained ring takes it).
@@ -254,8 +260,9 @@ class RingProducer {
   // The producer starts a new lap of a window smaller than the ring.
   void lapped() {
     const auto now = std::chrono::steady_clock::now();
-    if (now - lap_start_ < kFastLap) grow();
+    if (now - lap_start_ < kFastLap && lap_streamed_) grow();
     lap_start_ = now;
+    lap_streamed_ = false;
   }
 
   bool have_room(std::size_t cells, std::memory_order mo) {
@@ -296,6 +303,7 @@ class RingProducer {
   std::size_t max_cells_ = 0;
   std::size_t window_ = 0;  // cells written in each lap (see the file comment)
   std::chrono::steady_clock::time_point lap_start_{};
+  bool lap_streamed_ = false;  // note_stream() since the lap started
   std::vector<std::uint64_t> stale_;  // one bit per cell, see set_stale()
   std::uint64_t tail_ = 0;         // next cell position to write
   std::uint64_t cached_head_ = 0;  // last head value read from the consumer

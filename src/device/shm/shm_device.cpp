@@ -404,6 +404,7 @@ int ShmDevice::receive(Peer& p) {
       kMaxFramesPerPeerPoll);
   if (p.line.pending() && p.line.due(p.in.cell_head())) lines += deliver_line(p);
   if (r.released) ring_doorbell(p);  // the peer may sleep waiting for room
+  if (r.frames + lines > 0) p.out.heard();
   return r.frames + lines;
 }
 

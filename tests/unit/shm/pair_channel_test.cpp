@@ -194,6 +194,28 @@ TEST(ShmPairChannel, PacketRingStartsWithAWindow) {
   EXPECT_EQ(next, frames.size());
 }
 
+// Packets written back to back stream: fast laps of them give the whole ring. With a frame from
+// the consumer's side heard between any two (a ping-pong) the window stays.
+TEST(ShmPairChannel, OnlyAStreamOfPacketsGrowsTheWindow) {
+  for (const bool ping_pong : {true, false}) {
+    ChannelMemory m(64, 4 * kPacketWindowCells);
+    ChannelProducer p;
+    ChannelConsumer c;
+    p.attach(m.mem, m.cells, m.packet_cells);
+    c.attach(m.mem, m.cells, m.packet_cells);
+    std::vector<Frame> frames;
+    std::size_t next = 0;
+    for (std::uint64_t n = 0; n < 2000; ++n) {  // 4 KiB packets, drained at once: about 30 laps
+      frames.push_back(make_frame(n, 16, 4000));
+      ASSERT_TRUE(write(p, frames.back()));
+      drain_all(c, frames, next);
+      if (ping_pong) p.heard();
+    }
+    EXPECT_EQ(next, frames.size());
+    EXPECT_EQ(p.packet_window(), ping_pong ? kPacketWindowCells : 4 * kPacketWindowCells) << "ping-pong " << ping_pong;
+  }
+}
+
 TEST(ShmPairChannel, ThreadsRandomSizes) {
   ChannelMemory m(128, 1024);
   ChannelProducer p;

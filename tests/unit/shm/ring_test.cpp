@@ -288,17 +288,40 @@ TEST(ShmRingWindow, FullWindowBecomesTheWholeRing) {
   EXPECT_EQ(next, sent);
 }
 
-// Laps of the window faster than kFastLap make it the whole ring.
-TEST(ShmRingWindow, FastLapsGiveTheWholeRing) {
+// Laps of the window faster than kFastLap that carry a stream make it the whole ring.
+TEST(ShmRingWindow, FastLapsOfAStreamGiveTheWholeRing) {
   WindowedRing r;
   RingProducer& p = r.p;
   RingConsumer& c = r.c;
   std::uint64_t sent = 0, next = 0;
   for (int i = 0; i < 10000 && p.window() < 1024; ++i) {
+    p.note_stream();
     ASSERT_TRUE(write_numbered(p, sent++, 3));
     ASSERT_EQ(drain_numbered(c, next), 1);
   }
   EXPECT_EQ(p.window(), 1024u);
+}
+
+// Fast laps without a stream (a ping-pong: every frame answered before the next) keep the window,
+// and so do fast laps where only a lap long ago streamed.
+TEST(ShmRingWindow, FastLapsOfAPingPongKeepTheWindow) {
+  WindowedRing r;
+  RingProducer& p = r.p;
+  RingConsumer& c = r.c;
+  std::uint64_t sent = 0, next = 0;
+  p.note_stream();  // a stream in a slow first lap
+  while (p.tail() < 1024) {
+    ASSERT_TRUE(write_numbered(p, sent++, 3));
+    ASSERT_EQ(drain_numbered(c, next), 1);
+  }
+  std::this_thread::sleep_for(RingProducer::kFastLap + std::chrono::microseconds(200));
+  for (int i = 0; i < 10000; ++i) {
+    ASSERT_TRUE(write_numbered(p, sent++, 3));
+    ASSERT_EQ(drain_numbered(c, next), 1);
+  }
+  EXPECT_GT(p.tail(), 100u * 1024);  // many laps of the window's positions
+  EXPECT_EQ(p.window(), 64u);
+  EXPECT_EQ(next, sent);
 }
 
 // The window is kept at least twice the largest frame, so a drained ring always takes the next.
