@@ -279,9 +279,10 @@ bool NodeCollectives::anyone_waits(const Call& k) {
 NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void* buf, std::size_t bytes, int root) {
   if (!usable(c, bytes)) return Result::not_taken;
   if (c.size() == 2 && bytes > kPairBcastLimit) {
-    const device::Figures& f = mcm_.figures(c.job_ranks[std::size_t(1 - c.rank)]);
-    if (f.single_copy && bytes > f.eager_limit && bytes >= std::min(f.single_copy_min, f.shared_copy_min))
-      return Result::not_taken;
+    const int peer = c.job_ranks[std::size_t(1 - c.rank)];
+    const device::Figures& f = mcm_.figures(peer);
+    if (f.single_copy && bytes >= f.shared_copy_min) return pair_bcast(begin(c), peer, buf, bytes, root);
+    if (f.single_copy && bytes > f.eager_limit && bytes >= f.single_copy_min) return Result::not_taken;
   }
   const Call k = begin(c);
   SmallCell& small = k.small_cell();
@@ -364,6 +365,64 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
       }
     }
   }
+  return sent > bytes ? Result::truncated : Result::done;
+}
+
+NodeCollectives::Result NodeCollectives::pair_bcast(const Call& k, int peer, void* buf, std::size_t bytes, int root) {
+  const int other = 1 - k.me;
+  const bool is_root = k.me == root;
+  // Call s: each rank's buffer address and byte count in the first line of its inline cell.
+  wait_all(k, k.seq - 1);  // the other finished reading this rank's inline cell of call seq-2
+  InlineLine& mine = k.inline_cell(k.me)[0];
+  const InlineLine& theirs = k.inline_cell(other)[0];
+  const auto addr = reinterpret_cast<std::uint64_t>(buf);
+  mine.bytes = static_cast<std::uint32_t>(bytes);
+  std::memcpy(mine.data, &addr, sizeof addr);
+  std::atomic_ref<std::uint32_t>(mine.seq).store(k.seq, std::memory_order_release);
+  arrive(k, kNoBytes);
+  if (!wait_word(k, theirs.seq, other, k.seq))
+    base::fatal("node bcast: rank %d of a 2-rank communicator passed a count on the other side of %zu bytes",
+                other, kPairBcastLimit);
+  std::uint64_t their_addr = 0;
+  std::memcpy(&their_addr, theirs.data, sizeof their_addr);
+  const std::size_t sent = is_root ? bytes : theirs.bytes;  // the root's count
+  const std::size_t got = std::min(sent, is_root ? std::size_t(theirs.bytes) : bytes);
+  const std::size_t head = pair_bcast_head(got);
+  auto* data = static_cast<std::byte*>(buf);
+  // Call s+1: the root writes the head into the receiver's buffer while the receiver reads the
+  // tail from the root's; each says in its inline cell's first line whether its copy worked.
+  Call part = k;
+  part.seq = ++k.progress->seq;
+  const bool ok = is_root ? head == 0 || mcm_.write_remote(peer, their_addr, {data, head})
+                          : got == head || mcm_.read_remote(peer, their_addr + head, {data + head, got - head});
+  InlineLine& my_ok = part.inline_cell(k.me)[0];
+  my_ok.bytes = ok ? 1 : 0;
+  std::atomic_ref<std::uint32_t>(my_ok.seq).store(part.seq, std::memory_order_release);
+  arrive(part, kNoBytes);
+  wait_rank(part, other, part.seq);
+  const bool their_ok = part.inline_cell(other)[0].bytes != 0;
+  if (ok && their_ok) return sent > bytes ? Result::truncated : Result::done;
+  // A refused single copy (a security policy, a seccomp filter): the part it missed goes by the
+  // other single copy when that one worked, else through the region's bcast cell. Call s+2: done.
+  Call fix = part;
+  fix.seq = ++k.progress->seq;
+  const bool root_ok = is_root ? ok : their_ok, receiver_ok = is_root ? their_ok : ok;
+  if (receiver_ok) {  // the root's write was refused: the receiver reads the head too
+    if (!is_root && !mcm_.read_remote(peer, their_addr, {data, head}))
+      base::fatal("node bcast: single copy from rank %d refused after it worked", other);
+  } else if (root_ok) {  // the receiver's read was refused: the root writes the tail too
+    if (is_root && !mcm_.write_remote(peer, their_addr + head, {data + head, got - head}))
+      base::fatal("node bcast: single copy to rank %d refused after it worked", other);
+  } else {  // both refused: through the cell of call s+1 (every rank entered it)
+    map_once(k.progress->bcast_cells_mapped, {k.bcast_cells, kDepth * k.cell}, got);
+    if (is_root) std::memcpy(part.bcast_cell(), data, got);
+    arrive(fix, kNoBytes);
+    wait_rank(fix, other, fix.seq);
+    if (!is_root) std::memcpy(data, part.bcast_cell(), got);
+    fix.seq = ++k.progress->seq;  // the root keeps the cell until the receiver copied it
+  }
+  arrive(fix, kNoBytes);
+  wait_rank(fix, other, fix.seq);
   return sent > bytes ? Result::truncated : Result::done;
 }
 

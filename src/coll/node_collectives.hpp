@@ -50,6 +50,12 @@
 //              kBcastChunk piece before the call number, the others after it and the flag (whole
 //              before them when no other rank has entered the call yet); the small cell's
 //              `ready` says how much is there, and the others copy each piece as it comes.
+//              With 2 ranks above kPairBcastLimit and a shared single copy between them
+//              (pair_bcast): each rank puts its buffer's address in its inline cell of call s;
+//              in call s+1 the root writes the first half into the receiver's buffer while the
+//              receiver reads the second half from the root's, and each says in its inline cell
+//              whether its copy worked (a refused one is made up by the other's single copy, or
+//              through the bcast cell of call s+1, in calls s+2 and s+3).
 // Reuse of cells: a rank writes its input (or inline) cell of call s only once every rank entered call s-1
 // (so every reader finished call s-2, the last user of that cell), and a bcast root its cells
 // once every rank entered call s-kDepth+1 (large) or s-kSmallDepth+1 (small: a root of small
@@ -87,9 +93,12 @@ class NodeCollectives {
   static constexpr std::uint32_t kSmallDepth = 256;
   static constexpr std::size_t kSmallBcastMax = 248;
   // A bcast through the region moves the data twice (root -> cell -> receivers). With one
-  // receiver and a single-copy rendezvous between the two (the route's figures: above its eager
-  // limit and from its single_copy_min or shared_copy_min), point-to-point moves it once: above
-  // this size that wins or ties. 2 ranks, osu_bcast, medians of 7 interleaved runs (2026-11-26,
+  // receiver and single copies between the two, each copying half once (pair_bcast; the route's
+  // shared_copy_min) or a whole single copy by point-to-point (its single_copy_min, above its
+  // eager limit), the data moves once: above this size that wins or ties. pair_bcast against
+  // point-to-point's shared copy, which takes one frame latency more (rts, write_part, written):
+  // 2 ranks, osu_bcast 64 KiB, medians of 7 interleaved rounds, two runs: 3.99 -> 3.00 us and
+  // 3.73 -> 3.29 (32 KiB stays in the region: 2.1 us). 2 ranks, osu_bcast, medians of 7 interleaved runs (2026-11-26,
   // a root that finds nobody waiting writes the cell whole): 32 KiB 2.03 us through the region,
   // 3.05 by the shared copy; 64 KiB 3.91 and 3.84. When point-to-point copies twice too (eager,
   // or packets through the ring), the region is faster (2 ranks, 8-64 KiB: 0.65/6/12/20 us vs
@@ -205,6 +214,10 @@ class NodeCollectives {
     }
   };
 
+  // Bcast between 2 ranks of `bytes` > kPairBcastLimit by single copies with `peer` (see the
+  // file comment); takes two call numbers, three or four when a copy was refused.
+  Result pair_bcast(const Call& k, int peer, void* buf, std::size_t bytes, int root);
+  static std::size_t pair_bcast_head(std::size_t n) { return n / 2 / 4096 * 4096; }
   // Whether `c` may take the node path for `bytes`; decides its slot on the first call.
   bool usable(const core::Communicator& c, std::size_t bytes);
   void decide(const core::Communicator& c);
