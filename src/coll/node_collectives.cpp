@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "coll/collectives.hpp"
+#include "p2p/wire_header.hpp"
 
 namespace railmpi::coll {
 namespace {
@@ -387,7 +388,7 @@ NodeCollectives::Result NodeCollectives::pair_bcast(const Call& k, int peer, voi
   std::memcpy(&their_addr, theirs.data, sizeof their_addr);
   const std::size_t sent = is_root ? bytes : theirs.bytes;  // the root's count
   const std::size_t got = std::min(sent, is_root ? std::size_t(theirs.bytes) : bytes);
-  const std::size_t head = pair_bcast_head(got);
+  const std::size_t head = p2p::shared_copy_head(got);  // what the root writes, as in point-to-point
   auto* data = static_cast<std::byte*>(buf);
   // Call s+1: the root writes the head into the receiver's buffer while the receiver reads the
   // tail from the root's; each says in its inline cell's first line whether its copy worked.

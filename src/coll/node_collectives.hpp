@@ -98,9 +98,9 @@ class NodeCollectives {
   // eager limit), the data moves once: above this size that wins or ties. pair_bcast against
   // point-to-point's shared copy, which takes one frame latency more (rts, write_part, written):
   // 2 ranks, osu_bcast 64 KiB, medians of 7 interleaved rounds, two runs: 3.99 -> 3.00 us and
-  // 3.73 -> 3.29 (32 KiB stays in the region: 2.1 us). 2 ranks, osu_bcast, medians of 7 interleaved runs (2026-11-26,
-  // a root that finds nobody waiting writes the cell whole): 32 KiB 2.03 us through the region,
-  // 3.05 by the shared copy; 64 KiB 3.91 and 3.84. When point-to-point copies twice too (eager,
+  // 3.73 -> 3.29. The limit, measured before pair_bcast (2 ranks, osu_bcast, medians of 7
+  // interleaved runs, 2026-11-26, a root that finds nobody waiting writes the cell whole): 32 KiB
+  // 2.03 us through the region, 3.05 by the shared copy; 64 KiB 3.91 and 3.84. When point-to-point copies twice too (eager,
   // or packets through the ring), the region is faster (2 ranks, 8-64 KiB: 0.65/6/12/20 us vs
   // 8/7.5/15/29 us eager, an earlier version).
   static constexpr std::size_t kPairBcastLimit = 32 * 1024;
@@ -217,7 +217,6 @@ class NodeCollectives {
   // Bcast between 2 ranks of `bytes` > kPairBcastLimit by single copies with `peer` (see the
   // file comment); takes two call numbers, three or four when a copy was refused.
   Result pair_bcast(const Call& k, int peer, void* buf, std::size_t bytes, int root);
-  static std::size_t pair_bcast_head(std::size_t n) { return n / 2 / 4096 * 4096; }
   // Whether `c` may take the node path for `bytes`; decides its slot on the first call.
   bool usable(const core::Communicator& c, std::size_t bytes);
   void decide(const core::Communicator& c);
