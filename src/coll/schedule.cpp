@@ -167,10 +167,10 @@ void Schedule::advance() {
 }
 
 Engine::Engine(p2p::Engine& p2p, progress::Engine& progress) : p2p_(p2p), progress_(progress) {
-  progress_.set_hook(&Engine::hook, this, &armed_);
+  progress_.set_hook(progress::Engine::HookSlot::collectives, &Engine::hook, this, &armed_);
 }
 
-Engine::~Engine() { progress_.set_hook(nullptr, nullptr, nullptr); }
+Engine::~Engine() { progress_.set_hook(progress::Engine::HookSlot::collectives, nullptr, nullptr, nullptr); }
 
 int Engine::hook(void* ctx) {
   auto* e = static_cast<Engine*>(ctx);

@@ -112,6 +112,12 @@ struct Figures {
   std::size_t single_copy_whole_max = 0;
 };
 
+// One run of a batched single copy (Device::read_remote_runs).
+struct RemoteRun {
+  std::uint64_t remote_addr = 0;
+  std::span<std::byte> dst;
+};
+
 // Where received frames and failures go. Plain function pointers: no virtual call per frame.
 struct FrameHandler {
   void* ctx = nullptr;
@@ -176,6 +182,15 @@ class Device {
   // figures().single_copy. Returns false on failure (the caller falls back to a copy protocol).
   virtual bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
     return false;
+  }
+  // Many single copies from one peer in one call: runs[i].dst.size() bytes at runs[i].remote_addr
+  // into runs[i].dst, in order. Returns how many runs were read whole, from the first (fewer than
+  // runs.size() on a failure: the caller handles the rest another way). A device whose read costs
+  // a system call makes one for many runs (per-call costs paid once).
+  virtual std::size_t read_remote_runs(int peer, std::span<const RemoteRun> runs) {
+    std::size_t done = 0;
+    while (done < runs.size() && read_remote(peer, runs[done].remote_addr, runs[done].dst)) ++done;
+    return done;
   }
   // Single copy the other way: writes src into the peer's address space at `remote_addr`. Only
   // when figures().single_copy. Returns false on failure.

@@ -331,6 +331,11 @@ bool MultiMethod::read_remote(int peer, std::uint64_t remote_addr, std::span<std
   return d && d->read_remote(peer, remote_addr, dst);
 }
 
+std::size_t MultiMethod::read_remote_runs(int peer, std::span<const device::RemoteRun> runs) {
+  device::Device* d = single_copy_device(peer);
+  return d ? d->read_remote_runs(peer, runs) : 0;
+}
+
 bool MultiMethod::write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) {
   device::Device* d = single_copy_device(peer);
   return d && d->write_remote(peer, remote_addr, src);

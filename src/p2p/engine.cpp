@@ -330,6 +330,8 @@ void Engine::deliver_unexpected(Request& r, Unexpected* u) {
   }
   start_rendezvous_recv(r, u->peer, u->size, u->sender_req, u->sender_addr, {u->data, u->data_len}, u->read_now);
   unexpected_.release(u);
+  // Posted outside a device pass (MPI_Irecv, MPI_Mrecv): the read does not wait for the next one.
+  flush_reads();
 }
 
 void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
@@ -348,18 +350,62 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
   // one reader (13-16 against 9-10 GB/s) and the shared copy below beats both.
   const bool read_now = n >= fig.single_copy_min || size <= fig.single_copy_whole_max || sender_both_ways ||
                         (n >= fig.single_copy_both_ways_min && rendezvous_sends_[static_cast<std::size_t>(peer)] > 0);
-  if (readable && fig.single_copy && read_now && read_single_copy(r, peer, n, sender_addr, sender_layout)) {
-    send_control(peer, FrameKind::fin, sender_req, 0);
-    complete(r);
-    return;
+  if (readable && fig.single_copy && read_now) {
+    if (sender_addr != 0 && sender_layout.empty() && !r.layout) {
+      defer_read(r, peer, sender_req, sender_addr);
+      return;
+    }
+    if (read_single_copy(r, peer, n, sender_addr, sender_layout)) {
+      send_control(peer, FrameKind::fin, sender_req, 0);
+      complete(r);
+      return;
+    }
   }
+  rendezvous_without_read(r, peer, sender_req, sender_layout.empty() ? sender_addr : 0);
+}
+
+void Engine::rendezvous_without_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr) {
   // One way, large, both buffers contiguous: the two cores copy it together.
-  if (sender_addr != 0 && sender_layout.empty() && !r.layout && !r.truncated && fig.single_copy &&
-      n >= fig.shared_copy_min && shared_copy_head(n) > 0) {
+  const device::Figures& fig = mcm_.figures(peer);
+  if (sender_addr != 0 && !r.layout && !r.truncated && fig.single_copy && r.status_bytes >= fig.shared_copy_min &&
+      shared_copy_head(r.status_bytes) > 0) {
     start_shared_copy(r, peer, sender_req, sender_addr);
     return;
   }
   stream_rendezvous(r, peer, sender_req);
+}
+
+void Engine::defer_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr) {
+  if (read_count_ > 0 && (read_peer_ != peer || read_count_ == kReadBatch)) flush_reads();
+  read_peer_ = peer;
+  reads_[read_count_++] = PendingRead{&r, sender_req, sender_addr};
+  reads_armed_ = true;
+}
+
+int Engine::flush_reads() {
+  reads_armed_ = false;
+  const std::size_t count = read_count_;
+  if (count == 0) return 0;
+  // Taken out first: completing a receive may post another (a collective's next round), whose
+  // read queues anew.
+  PendingRead batch[kReadBatch];
+  std::copy_n(reads_, count, batch);
+  read_count_ = 0;
+  const int peer = read_peer_;
+  device::RemoteRun runs[kReadBatch];
+  for (std::size_t i = 0; i < count; ++i) runs[i] = {batch[i].sender_addr, {batch[i].r->buf, batch[i].r->status_bytes}};
+  const std::size_t read = mcm_.read_remote_runs(peer, {runs, count});
+  for (std::size_t i = 0; i < count; ++i) {
+    Request& r = *batch[i].r;
+    // The run the device stopped at failed; the ones after it were not tried.
+    if (i < read || (i > read && mcm_.read_remote(peer, batch[i].sender_addr, runs[i].dst))) {
+      send_control(peer, FrameKind::fin, batch[i].sender_req, 0);
+      complete(r);
+    } else {
+      rendezvous_without_read(r, peer, batch[i].sender_req, batch[i].sender_addr);
+    }
+  }
+  return static_cast<int>(count);
 }
 
 void Engine::stream_rendezvous(Request& r, int peer, std::uint64_t sender_req) {

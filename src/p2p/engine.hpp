@@ -103,6 +103,16 @@ class Engine {
 
   std::size_t unexpected_count() const { return unexpected_.size(); }
 
+  // Single copies of matched rendezvous messages wait until the device pass that delivered their
+  // rts ends, then go in one read_remote_runs() per peer (one system call for a window of
+  // messages instead of one each: osu_bibw's 64). The progress engine calls flush_reads() after
+  // each device pass while *reads_armed() is true.
+  const bool* reads_armed() const { return &reads_armed_; }
+  static int flush_reads(void* ctx) { return static_cast<Engine*>(ctx)->flush_reads(); }
+  int flush_reads();
+  // Most single copies waiting for one flush.
+  static constexpr std::size_t kReadBatch = 64;
+
  private:
   // A send of `bytes` that streams both ways (this rank waits for large messages too): isend()
   // offers it to the receiver's single copy, eager sizes included (Figures::single_copy_both_ways_min).
@@ -137,6 +147,10 @@ class Engine {
   void start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
                              std::uint64_t sender_addr, std::span<const std::byte> sender_layout,
                              bool sender_both_ways = false);
+  // A matched rendezvous not read whole in one single copy: the shared copy, or cts and packets.
+  void rendezvous_without_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr);
+  // Queues the single copy of r (contiguous on both sides) for flush_reads().
+  void defer_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr);
   // Receiver: answer cts, the sender streams the message in data packets.
   void stream_rendezvous(Request& r, int peer, std::uint64_t sender_req);
   // Shared single copy (Figures::shared_copy_min; see PartHeader): the receiver's side, the
@@ -168,6 +182,15 @@ class Engine {
   // Per peer: a message (eager or rts) came from it since the last isend() to it; 0: that send
   // streams (Figures::stream_eager_limit).
   std::vector<std::uint8_t> heard_since_send_;
+  struct PendingRead {
+    Request* r;
+    std::uint64_t sender_req;
+    std::uint64_t sender_addr;
+  };
+  PendingRead reads_[kReadBatch];
+  std::size_t read_count_ = 0;
+  int read_peer_ = -1;
+  bool reads_armed_ = false;
   PostedQueue posted_;
   UnexpectedQueue unexpected_;
   std::vector<std::unique_ptr<ControlOp>> control_storage_;

@@ -39,8 +39,8 @@ inline bool envelope_matches(int want_ctx, int want_src, int want_tag, int ctx, 
 
 // Receives of at least this capacity waiting in a PostedQueue tell a sender that it streams both
 // ways (Engine::isend). Which sends then go by single copy is the device's figure
-// (Figures::single_copy_both_ways_min, 32 KiB for shm): the same size, measured there.
-inline constexpr std::size_t kLargeReceive = 32 * 1024;
+// (Figures::single_copy_both_ways_min, 6 KiB for shm): the same size, measured there.
+inline constexpr std::size_t kLargeReceive = 6 * 1024;
 
 class PostedQueue {
  public:

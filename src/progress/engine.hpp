@@ -143,7 +143,9 @@ class Engine {
   // round finished). Returns the number of events.
   int poll() {
     int n = mcm_.poll();
-    if (hook_armed_ && *hook_armed_) n += hook_(hook_ctx_);
+    for (const Hook& h : hooks_) {
+      if (h.armed && *h.armed) n += h.run(h.ctx);
+    }
     return n;
   }
 
@@ -163,11 +165,10 @@ class Engine {
 
   // Work an upper layer defers out of device callbacks: run after a device pass while *armed is
   // true (a plain flag test on the hot path; no call when there is nothing to do). The hook
-  // returns how many events it handled.
-  void set_hook(int (*hook)(void* ctx), void* ctx, const bool* armed) {
-    hook_ = hook;
-    hook_ctx_ = ctx;
-    hook_armed_ = hook ? armed : nullptr;
+  // returns how many events it handled. One slot per upper layer that defers work.
+  enum class HookSlot { point_to_point, collectives };
+  void set_hook(HookSlot slot, int (*hook)(void* ctx), void* ctx, const bool* armed) {
+    hooks_[static_cast<int>(slot)] = Hook{hook, ctx, hook ? armed : nullptr};
   }
 
   // Polls until done() holds.
@@ -254,9 +255,12 @@ class Engine {
   std::uint64_t yields_ = 0;
   std::uint64_t sleeps_ = 0;
   Clock::time_point crowded_until_{};
-  int (*hook_)(void*) = nullptr;
-  void* hook_ctx_ = nullptr;
-  const bool* hook_armed_ = nullptr;
+  struct Hook {
+    int (*run)(void*) = nullptr;
+    void* ctx = nullptr;
+    const bool* armed = nullptr;
+  };
+  Hook hooks_[2];
 };
 
 }  // namespace railmpi::progress

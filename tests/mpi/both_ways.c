@@ -1,11 +1,13 @@
 /* both_ways MODE: whether an eager-sized message goes by the receiver's single copy because its
- * sender waits for a large message too (a posted receive of 32 KiB or more: osu_bibw, exchanges).
+ * sender waits for a large message too (a posted receive of 6 KiB or more: osu_bibw, exchanges).
  * Seen from the sender: an eager MPI_Isend completes at once, a single copy only after the
- * receiver has read it, and rank 1 posts its receive only after SLEEP_MS. Sizes: 32 KiB - 1, 32
+ * receiver has read it, and rank 1 posts its receive only after SLEEP_MS. Sizes: 6 KiB - 1, 6
  * KiB, the eager limit 64 KiB; each one way (rank 0 has no receive posted), both ways (a 64 KiB
  * receive from rank 1 posted first) and beside a small posted receive (4 KiB: not large).
- * MODE "auto": both ways from 32 KiB on go by single copy; "none" (CMA off, or RAILMPI_SHM_CMA_MIN
- * set): always eager. Every message's bytes and status are checked. Other ranks idle. */
+ * MODE "auto": both ways from 6 KiB on go by single copy; "none" (CMA off, or RAILMPI_SHM_CMA_MIN
+ * set): always eager. Then windows both ways (osu_bibw's shape: WINDOW receives posted, WINDOW
+ * sends of 5 sizes, each message its own buffer; by single copy the receiver reads a window's
+ * messages in one batch). Every message's bytes and status are checked. Other ranks idle. */
 #include "mpitest.h"
 
 #define SLEEP_MS 500
@@ -53,20 +55,47 @@ static void one_case(long n, long posted, int converts, unsigned char *s, unsign
     }
 }
 
+#define WINDOW 24
+#define WINDOW_MAX 65536
+
+/* Ranks 0 and 1 each post WINDOW receives from the other, then send WINDOW messages of n bytes. */
+static void window_case(long n, unsigned char *s, unsigned char *r, unsigned seed) {
+    if (mt_rank > 1) return;
+    const int peer = 1 - mt_rank;
+    MPI_Request rq[2 * WINDOW];
+    MPI_Status st[2 * WINDOW];
+    memset(r, 0, (size_t)(WINDOW * n));
+    for (int w = 0; w < WINDOW; w++)
+        MPI_OK(MPI_Irecv(r + w * n, (int)n, MPI_BYTE, peer, 20 + w, MPI_COMM_WORLD, &rq[w]));
+    for (int w = 0; w < WINDOW; w++) {
+        mt_fill(s + w * n, (size_t)n, seed + 50u * (unsigned)mt_rank + (unsigned)w);
+        MPI_OK(MPI_Isend(s + w * n, (int)n, MPI_BYTE, peer, 20 + w, MPI_COMM_WORLD, &rq[WINDOW + w]));
+    }
+    MPI_OK(MPI_Waitall(2 * WINDOW, rq, st));
+    for (int w = 0; w < WINDOW; w++) {
+        CHECK_STATUS(st[w], peer, 20 + w, MPI_BYTE, (int)n);
+        long bad = mt_verify(r + w * n, (size_t)n, seed + 50u * (unsigned)peer + (unsigned)w);
+        CHECK(bad < 0, "window of %ld B, message %d: byte %ld wrong", n, w, bad);
+    }
+}
+
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "both_ways");
     CHECK(argc == 2 && (!strcmp(argv[1], "auto") || !strcmp(argv[1], "none")), "usage: both_ways auto|none");
     const int on = !strcmp(argv[1], "auto");
-    const long sizes[] = {32767, 32768, 65536};
-    unsigned char *s = malloc(65536), *r = malloc(65536), *back = malloc(BACK);
+    const long sizes[] = {6143, 6144, 65536};
+    unsigned char *s = malloc(WINDOW * WINDOW_MAX), *r = malloc(WINDOW * WINDOW_MAX), *back = malloc(BACK);
     CHECK(s && r && back, "malloc");
     if (mt_size >= 2) {
         for (int i = 0; i < 3; i++) {
             const long n = sizes[i];
             one_case(n, 0, 0, s, r, back, 10u * (unsigned)i);
-            one_case(n, BACK, on && n >= 32768, s, r, back, 10u * (unsigned)i + 1);
+            one_case(n, BACK, on && n >= 6144, s, r, back, 10u * (unsigned)i + 1);
             one_case(n, 4096, 0, s, r, back, 10u * (unsigned)i + 2);
         }
+        const long window_sizes[] = {6144, 8192, 16384 + 5, 40000, WINDOW_MAX};
+        for (int i = 0; i < 5; i++)
+            for (int k = 0; k < 3; k++) window_case(window_sizes[i], s, r, 100u * (unsigned)i + 7u * (unsigned)k);
     }
     free(s);
     free(r);

@@ -6,7 +6,8 @@
  * shared copy makes the sender stream (its `written` comes first and, when its write failed too,
  * is answered with the extra fin it then waits for); a refused write makes the receiver read the
  * head and send a second fin. Checked: 2 ranks one way (40000 B, 64 KiB, 1 MiB + 13, receive
- * posted or not), both ways at once (1 MiB MPI_Sendrecv), 2-rank 64 KiB bcasts, and that the
+ * posted or not), both ways at once (1 MiB MPI_Sendrecv; windows of 16 messages of 16 KiB and
+ * 32 KiB + 7 each way, read in batches), 2-rank 64 KiB bcasts, and that the
  * refused calls were made (rank 1 reads, rank 0 writes; the writes only with a core per rank,
  * where large one-way messages go by shared copy). x86-64 only (the filter's architecture);
  * elsewhere the transfers run without a filter. Other ranks idle. */
@@ -109,6 +110,28 @@ static void both_ways(long n, unsigned seed, unsigned char *s, unsigned char *r)
     expect(r, n, seed + (unsigned)peer, "both ways");
 }
 
+/* osu_bibw's shape: ranks 0 and 1 post `count` receives, then send `count` messages of n bytes,
+ * each message its own buffer: the receiver's batched read of them is refused, then each read. */
+static void window_both_ways(long n, int count, unsigned seed, unsigned char *s, unsigned char *r) {
+    if (mt_rank > 1) return;
+    const int peer = 1 - mt_rank;
+    MPI_Request rq[64];
+    MPI_Status st[64];
+    CHECK(count <= 32, "window of %d", count);
+    memset(r, 0, (size_t)(count * n));
+    for (int w = 0; w < count; w++)
+        MPI_OK(MPI_Irecv(r + w * n, (int)n, MPI_BYTE, peer, 30 + w, MPI_COMM_WORLD, &rq[w]));
+    for (int w = 0; w < count; w++) {
+        fill(s + w * n, n, seed + 3u * (unsigned)mt_rank + (unsigned)w);
+        MPI_OK(MPI_Isend(s + w * n, (int)n, MPI_BYTE, peer, 30 + w, MPI_COMM_WORLD, &rq[count + w]));
+    }
+    MPI_OK(MPI_Waitall(2 * count, rq, st));
+    for (int w = 0; w < count; w++) {
+        CHECK_STATUS(st[w], peer, 30 + w, MPI_BYTE, (int)n);
+        expect(r + w * n, n, seed + 3u * (unsigned)peer + (unsigned)w, "window both ways");
+    }
+}
+
 static void pair_bcasts(long n, unsigned char *b) {
     MPI_Comm pair;
     MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, mt_rank < 2 ? 0 : MPI_UNDEFINED, mt_rank, &pair));
@@ -139,6 +162,8 @@ int main(int argc, char **argv) {
             for (int posted_first = 1; posted_first >= 0; posted_first--)
                 one_way(sizes[i], (unsigned)(i * 2 + posted_first), posted_first, s, r);
         both_ways(1048576, 20, s, r);
+        window_both_ways(16384, 16, 60, s, r);
+        window_both_ways(32768 + 7, 16, 61, s, r);
         pair_bcasts(65536, r);
 #if REFUSES
         /* The library's figures: single copy on (the probe at MPI_Init passed); with a core per

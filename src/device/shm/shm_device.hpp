@@ -115,6 +115,7 @@ class ShmDevice final : public Device {
   int poll() override;
   void wait(std::chrono::microseconds timeout) override;
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) override;
+  std::size_t read_remote_runs(int peer, std::span<const RemoteRun> runs) override;
   bool write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) override;
   bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
                           std::size_t bytes) override;
@@ -142,11 +143,14 @@ class ShmDevice final : public Device {
   static constexpr std::size_t kPacketsPerRing = 16;
   // Never a single copy: figures().single_copy_min when the ring's pipelined copy takes every size.
   static constexpr std::size_t kNoSingleCopy = SIZE_MAX;
-  // figures().single_copy_both_ways_min when automatic. osu_bibw, 2 ranks, 2026-11-25, GB/s
-  // through the rings / by single copies (eager limit lowered to force them), interleaved runs:
-  // 4 KiB 10-14 / 5-7, 8 KiB 14-16 / 8-12, 16 KiB 12-18 / 12-14, 32 KiB 12-20 / 15-20, 64 KiB
-  // 9-15 / 23-37, 128-512 KiB (rendezvous) 15-17 / 27-36, 1 MiB 13-16 / 23-25.
-  static constexpr std::size_t kBothWaysSingleCopyMin = 32 * 1024;
+  // figures().single_copy_both_ways_min when automatic. With one process_vm_readv per message
+  // (2026-11-25), osu_bibw GB/s through the rings / by single copies: 4 KiB 10-14 / 5-7, 8 KiB
+  // 14-16 / 8-12, 16 KiB 12-18 / 12-14, 32 KiB 12-20 / 15-20, 64 KiB 9-15 / 23-37: 32 KiB then.
+  // The receiver now reads a pass's messages in one call (p2p::Engine::flush_reads; the call's
+  // fixed cost, about 0.3 us, once per window instead of once per message): lib_ab.sh, 5
+  // interleaved rounds (2026-11-26), rings / single copies forced by settings: 5120 B 0.98,
+  // 6144 B 1.18, 7168 B 1.22, 8 KiB 1.31-1.35, 16 KiB 1.73-1.77.
+  static constexpr std::size_t kBothWaysSingleCopyMin = 6 * 1024;
   // The automatic eager limits (RAILMPI_SHM_EAGER_LIMIT empty): kSharedCopyEagerLimit for a send
   // that is not part of a stream when the shared copy takes every message above it (a lone one
   // then kLoneEagerLimit, below), kEagerLimit for a stream (a send that follows one to the same

@@ -175,6 +175,7 @@ TEST(ProgressEngine, WaitThatKeepsReceivingStaysAwake) {
     } src{arrivals, Engine::Clock::now()};
     const bool armed = true;
     engine.set_hook(
+        Engine::HookSlot::collectives,
         [](void* ctx) {
           auto& a = *static_cast<Source*>(ctx);
           const auto now = Engine::Clock::now();

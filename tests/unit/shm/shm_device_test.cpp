@@ -613,8 +613,49 @@ TEST(ShmDevice, ReadRemoteFourMiB) {
   });
 }
 
+// Many runs in one call: all arrive in order; more runs than one system call takes (64) go in
+// several; a run at a bad address ends the batch there, the runs before it read whole, and the
+// count says where it stopped.
+TEST(ShmDevice, ReadRemoteRunsStopsAtTheFirstBadRun) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    constexpr std::size_t kRuns = 100, kRunBytes = 5000;
+    std::vector<std::byte> buf(kRuns * kRunBytes);
+    if (rank == 1) {
+      for (std::size_t j = 0; j < buf.size(); ++j) buf[j] = pat(j / kRunBytes, j);
+      g_area->word[0] = reinterpret_cast<std::uintptr_t>(buf.data());
+    }
+    area_barrier(nullptr);
+    if (rank == 0) {
+      const std::uint64_t base = g_area->word[0];
+      // Runs taken backwards from the peer's buffer: run i reads the peer's run kRuns-1-i.
+      std::vector<RemoteRun> runs(kRuns);
+      for (std::size_t i = 0; i < kRuns; ++i)
+        runs[i] = {base + (kRuns - 1 - i) * kRunBytes, {buf.data() + i * kRunBytes, kRunBytes}};
+      CHECK(dev->read_remote_runs(1, runs) == kRuns);
+      for (std::size_t i = 0; i < kRuns; ++i)
+        for (std::size_t j = 0; j < kRunBytes; ++j) {
+          const std::size_t remote = (kRuns - 1 - i) * kRunBytes + j;
+          CHECK(buf[i * kRunBytes + j] == pat(remote / kRunBytes, remote));
+        }
+      // Run 70 (in the second call) points nowhere: 70 runs are read, the rest is left alone.
+      std::fill(buf.begin(), buf.end(), std::byte{0});
+      runs[70].remote_addr = 8;
+      CHECK(dev->read_remote_runs(1, runs) == 70);
+      for (std::size_t j = 0; j < kRunBytes; ++j) CHECK(buf[69 * kRunBytes + j] == pat(30, 30 * kRunBytes + j));
+      for (std::size_t j = 70 * kRunBytes; j < buf.size(); ++j) CHECK(buf[j] == std::byte{0});
+      // A bad first run: nothing read.
+      runs[0].remote_addr = 8;
+      CHECK(dev->read_remote_runs(1, std::span<const RemoteRun>(runs).first(5)) == 0);
+    }
+    area_barrier(nullptr);
+    finish(*dev);
+    return 0;
+  });
+}
+
 // RAILMPI_SHM_CMA_MIN: a value is taken as it is; empty (automatic) means every rendezvous on a
-// node with more ranks than cores, else none one way and those of 32 KiB or more both ways (eager
+// node with more ranks than cores, else none one way and those of 6 KiB or more both ways (eager
 // sizes included).
 void single_copy_min_case(int ranks, std::size_t setting) {
   run_ranks(ranks, [setting, ranks](int rank) {
