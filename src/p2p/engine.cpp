@@ -70,26 +70,30 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   const device::Figures& fig = mcm_.figures(peer);
   // Both ways: this rank waits for large messages while it sends one (osu_bibw, exchanges, shifts).
   // Then a single copy by the receiver's core beats copying the message out here and in there,
-  // from single_copy_both_ways_min on, eager sizes included: the rts says so (kFlagReadNow).
-  // Contiguous messages only (a layout's runs may be too short to be read).
-  const bool both_ways = layout == nullptr && read_now(fig, bytes);
+  // from single_copy_both_ways_min on, eager sizes included: the rts says so (kFlagReadNow), as
+  // for a stream's message above its eager limit up to stream_read_max (below). Contiguous
+  // messages only (a layout's runs may be too short to be read).
   // A send that follows one to the same peer with no message from it in between streams: eager
   // up to the stream limit (osu_bw's window of 64 sends: 2 ranks, 20000 B, 14.1 GB/s eager,
-  // 10.2 by the shared copy); else, with receives posted, this rank exchanges: eager up to the
-  // exchange limit; else it is a lone message, eager up to the eager limit (its latency: 20000 B
-  // 5.2 us eager, 2.3 by the shared copy).
+  // 10.2 by the shared copy), then read whole by the receiver up to stream_read_max (its reads
+  // of a window's messages batched); else, with receives posted, this rank exchanges: eager up to
+  // the exchange limit; else it is a lone message, eager up to the eager limit (its latency:
+  // 20000 B 5.2 us eager, 2.3 by the shared copy).
   std::uint8_t& heard = heard_since_send_[static_cast<std::size_t>(peer)];
-  const std::size_t eager_max =
-      !heard            ? std::max(fig.eager_limit, fig.stream_eager_limit)
-      : posted_.empty() ? fig.eager_limit
-                        : std::max(fig.eager_limit, fig.exchange_eager_limit);
+  const bool stream = !heard;
+  const std::size_t eager_max = stream            ? std::max(fig.eager_limit, fig.stream_eager_limit)
+                                : posted_.empty() ? fig.eager_limit
+                                                  : std::max(fig.eager_limit, fig.exchange_eager_limit);
   heard = 0;
-  const bool eager = bytes <= eager_max && !both_ways;
+  // The rts asks the receiver to read the message whole at once (kFlagReadNow).
+  const bool read_whole = layout == nullptr && fig.single_copy &&
+                          (read_now(fig, bytes) || (stream && bytes > eager_max && bytes <= fig.stream_read_max));
+  const bool eager = bytes <= eager_max && !read_whole;
   // A rendezvous the receiver may read itself (start_rendezvous_recv() decides); else it answers
   // cts and the sender streams packets.
   const bool single_copy =
       !eager && fig.single_copy &&
-      (bytes <= fig.single_copy_whole_max ||
+      (read_whole || bytes <= fig.single_copy_whole_max ||
        bytes >= std::min({fig.single_copy_min, fig.single_copy_both_ways_min, fig.shared_copy_min}));
   if (layout) [[unlikely]] {
     // No pack on either side: eager frames and data packets are gathered by the device from the
@@ -136,7 +140,7 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
       r.waiting = mode == SendMode::synchronous ? 2 : 1;  // frame out (+ sync_ack)
     } else {
       h.kind = FrameKind::rts;
-      h.flags = both_ways ? kFlagReadNow : 0;
+      h.flags = read_whole ? kFlagReadNow : 0;
       h.aux = single_copy ? id_of(r.buf) : 0;  // 0: answer cts (also a layout: not one buffer)
       r.op.payload = nullptr;
       r.op.payload_len = 0;
@@ -336,7 +340,7 @@ void Engine::deliver_unexpected(Request& r, Unexpected* u) {
 
 void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
                                    std::uint64_t sender_addr, std::span<const std::byte> sender_layout,
-                                   bool sender_both_ways) {
+                                   bool sender_asks_read) {
   r.peer = peer;
   r.total = size;
   const std::size_t n = std::min(size, r.bytes);
@@ -344,11 +348,11 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
   r.status_bytes = n;
   const bool readable = sender_addr != 0 || !sender_layout.empty();  // else the sender gathers packets
   const device::Figures& fig = mcm_.figures(peer);
-  // Read it now when it is large enough, or when either side streams both ways: the sender said
-  // so, or this rank streams a rendezvous message to the same peer (osu_bibw, exchanges): 1 MiB
+  // Read it now when it is large enough, when the sender asks (kFlagReadNow), or when this rank
+  // streams a rendezvous message to the same peer (both ways: osu_bibw, exchanges): 1 MiB
   // both ways 13-14 GB/s through the rings, 19-21 GB/s by single copies; one way the rings beat
   // one reader (13-16 against 9-10 GB/s) and the shared copy below beats both.
-  const bool read_now = n >= fig.single_copy_min || size <= fig.single_copy_whole_max || sender_both_ways ||
+  const bool read_now = n >= fig.single_copy_min || size <= fig.single_copy_whole_max || sender_asks_read ||
                         (n >= fig.single_copy_both_ways_min && rendezvous_sends_[static_cast<std::size_t>(peer)] > 0);
   if (readable && fig.single_copy && read_now) {
     if (sender_addr != 0 && sender_layout.empty() && !r.layout) {

@@ -7,7 +7,9 @@
 //                                    exchange_eager_limit
 //   larger, route has single copy -> rts; receiver reads the sender's buffer, answers fin
 //   and size >= single_copy_min      (also from single_copy_both_ways_min, eager sizes included,
-//   or <= single_copy_whole_max      when either side streams both ways)
+//   or <= single_copy_whole_max      when either side streams both ways, and a stream's message
+//                                    up to stream_read_max); the reads of one device pass from
+//                                    one peer go in one batch (flush_reads)
 //   larger, single copy, both     -> rts; receiver answers write_part, reads the second part,
 //   buffers contiguous, size >=      the sender writes the first into the receiver's buffer and
 //   shared_copy_min                  answers written; receiver answers fin once its part is
@@ -146,7 +148,7 @@ class Engine {
   // `sender_layout`: the rts payload of a non-contiguous sender (empty: contiguous at sender_addr).
   void start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
                              std::uint64_t sender_addr, std::span<const std::byte> sender_layout,
-                             bool sender_both_ways = false);
+                             bool sender_asks_read = false);
   // A matched rendezvous not read whole in one single copy: the shared copy, or cts and packets.
   void rendezvous_without_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr);
   // Queues the single copy of r (contiguous on both sides) for flush_reads().

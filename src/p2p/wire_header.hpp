@@ -23,7 +23,8 @@ enum class FrameKind : std::uint8_t {
 inline constexpr std::uint8_t kFlagSync = 1;
 // rts: the payload is the sender's layout (LayoutWire + blocks); aux is unused.
 inline constexpr std::uint8_t kFlagLayout = 2;
-// rts: the sender streams both ways (it waits for large messages too): read it by single copy.
+// rts: read it whole by single copy now (the sender streams both ways, or one way a message of
+// its stream above the stream's eager limit: Figures::stream_read_max).
 inline constexpr std::uint8_t kFlagReadNow = 4;
 
 struct WireHeader {

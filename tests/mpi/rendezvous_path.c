@@ -17,9 +17,10 @@
  * rank 0 receives only after its sleep. While it streams one, a receiver reads a rendezvous
  * message itself from every size on ("auto"; a set MIN: from MIN on, as one way).
  * Each measured send follows a message from rank 1 (a lone send: the eager limit rules). Last,
- * with "auto" EAGER and a core per rank, a stream: two sends of one size above the whole-read
- * limit back to back, the first lone (the shared copy: after the sleep), the second part of a
- * stream, eager to 32 KiB (during). */
+ * with "auto" EAGER and a core per rank, streams: two sends of one size back to back, the first
+ * lone, the second part of a stream: eager up to 16 KiB (it completes while the receiver makes
+ * no MPI call: 16384 yes, 16385 no), read whole by the receiver up to 32 KiB (received during the
+ * sender's sleep: 16385, 32768), the shared copy above (after it: 32769). */
 #include "mpitest.h"
 
 #define SLEEP_MS 500
@@ -114,9 +115,10 @@ static void sender_alone(long n, int exchange, long limit, unsigned char *s, uns
     }
 }
 
-/* Two sends of n bytes back to back from rank 0, then its sleep: the first lone (needs the
- * sender: after the sleep), the second streaming (eager: during it). */
-static void stream(long n, unsigned char *s, unsigned char *r) {
+/* Two sends of n bytes back to back from rank 0, then its sleep: the first lone (the shared copy
+ * needs the sender: after the sleep), the second streaming: eager or read whole by the receiver
+ * (`second_early`: during the sleep), or the shared copy (after it). */
+static void stream(long n, int second_early, unsigned char *s, unsigned char *r) {
     MPI_Request rq[2];
     if (mt_rank == 1) {
         memset(r, 0, 2 * (size_t)n);
@@ -139,9 +141,36 @@ static void stream(long n, unsigned char *s, unsigned char *r) {
         MPI_OK(MPI_Wait(&rq[0], MPI_STATUS_IGNORE));
         const double first = now_ms() - t0;
         CHECK(mt_verify(r, (size_t)n, 50) < 0 && mt_verify(r + n, (size_t)n, 51) < 0, "stream of %ld B: wrong bytes", n);
-        CHECK(second < EARLY_MS, "stream of %ld B: the second send arrived after %.0f ms, not eagerly", n, second);
+        CHECK((second < EARLY_MS) == second_early, "stream of %ld B: the second send arrived after %.0f ms, expected %s",
+              n, second, second_early ? "during the sender's sleep (eager or read whole)" : "after it (shared copy)");
         CHECK(first >= EARLY_MS, "stream of %ld B: the first (lone) send arrived after %.0f ms, during the "
               "sender's sleep (eager, not the shared copy)", n, first);
+    }
+}
+
+/* Two sends of n bytes back to back from rank 0 while rank 1 makes no MPI call for ALONE_MS:
+ * the second (part of a stream) completes at once only when eager. */
+static void stream_sender_alone(long n, int eager, unsigned char *s, unsigned char *r) {
+    MPI_Request rq[2];
+    lone_next();
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mt_rank == 0) {
+        mt_fill(s, (size_t)n, 80);
+        mt_fill(s + n, (size_t)n, 81);
+        MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[0]));
+        MPI_OK(MPI_Isend(s + n, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[1]));
+        int done = 0;
+        const double t0 = now_ms();
+        while (!done && now_ms() - t0 < ALONE_MS / 2) MPI_OK(MPI_Test(&rq[1], &done, MPI_STATUS_IGNORE));
+        CHECK(done == eager, "stream of %ld B: the second send %s without the receiver (%s expected)", n,
+              done ? "completed" : "did not complete", eager ? "eager" : "a rendezvous");
+        MPI_OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+    } else if (mt_rank == 1) {
+        mt_sleep_ms(ALONE_MS);
+        memset(r, 0, 2 * (size_t)n);
+        MPI_OK(MPI_Recv(r, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        MPI_OK(MPI_Recv(r + n, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(mt_verify(r, (size_t)n, 80) < 0 && mt_verify(r + n, (size_t)n, 81) < 0, "stream of %ld B: wrong bytes", n);
     }
 }
 
@@ -170,8 +199,10 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 3; k++)
         if (around[k] > 0)
             for (long d = -1; d <= 1; d++) sizes[nsizes++] = around[k] + d;
-    const long stream_n = (whole > 0 ? whole : eager) + 1;
-    long most = 2 * stream_n;
+    /* A stream with "auto" and a core per rank: eager up to 16 KiB, read whole up to 32 KiB, then
+     * the shared copy. */
+    const long stream_eager = 16384, stream_read = 32768;
+    long most = 2 * (stream_read + 1);
     for (int i = 0; i < nsizes; i++) most = sizes[i] > most ? sizes[i] : most;
     const long back_n = 4 * eager + 1; /* a rendezvous message */
     unsigned char *s = malloc((size_t)most), *r = malloc((size_t)most), *back = malloc((size_t)back_n);
@@ -183,7 +214,11 @@ int main(int argc, char **argv) {
             for (long n = exchange - 1; n <= exchange + 1; n++) sender_alone(n, 1, exchange, s, r);
         for (int i = 0; i < nsizes; i++)
             one_size(sizes[i], eager, whole, both_min, s, r, 10u + (unsigned)i, back, back_n);
-        if (auto_eager && core_each) stream(stream_n, s, r);
+        if (auto_eager && core_each) {
+            for (long n = stream_eager; n <= stream_eager + 1; n++) stream_sender_alone(n, n <= stream_eager, s, r);
+            for (long n = stream_read; n <= stream_read + 1; n++) stream(n, n <= stream_read, s, r);
+            stream(stream_eager + 1, 1, s, r);
+        }
     }
     free(s);
     free(r);

@@ -182,6 +182,15 @@ class ShmDevice final : public Device {
   // read whole): 6400 / 7168 / 8192 B 0.93 / 0.97 / 0.97, hence the exchange limit.
   static constexpr std::size_t kLoneEagerLimit = 6 * 1024;
   static constexpr std::size_t kSingleCopyWholeMax = 16 * 1024;
+  // With the automatic shared copy, a stream (Figures::stream_eager_limit) is eager up to
+  // kStreamEagerLimit, and from there up to kStreamReadMax each message is read whole by the
+  // receiver, a poll's messages in one process_vm_readv (Figures::stream_read_max); above, the
+  // shared copy. 2 ranks, lib_ab.sh, osu_bw, medians of 5-7 interleaved rounds (2026-11-26), read
+  // whole (settings) against eager: 12288 B 0.96-1.00, 16 KiB 1.09-1.43, 17000 B 0.98-1.27,
+  // 20000 B 1.19-1.38, 24576 B 1.12, 28000 B 1.30, 32 KiB 1.40; against the shared copy: 64 KiB
+  // 0.83, 128 KiB 0.69.
+  static constexpr std::size_t kStreamEagerLimit = 16 * 1024;
+  static constexpr std::size_t kStreamReadMax = 32 * 1024;
 
  private:
   // More ranks on this node (this one and its shm peers) than cores this rank may run on.
@@ -260,6 +269,7 @@ class ShmDevice final : public Device {
   std::size_t shared_copy_setting_;  // RAILMPI_SHM_SHARED_COPY_MIN (base::Settings::kAutomatic: chosen at connect)
   std::size_t shared_copy_min_ = kNoSingleCopy;
   std::size_t single_copy_whole_max_ = 0;
+  std::size_t stream_read_max_ = 0;
   bool single_copy_ = false;
   bool connected_ = false;
   bool unlinked_ = true;
