@@ -115,6 +115,19 @@ static void sender_alone(long n, int exchange, long limit, unsigned char *s, uns
     }
 }
 
+/* After a message from rank 1 and a barrier, rank 0 starts two sends of n bytes back to back
+ * (bytes of seeds `seed` and seed + 1) and returns 1; other ranks return 0. */
+static int start_stream(long n, unsigned seed, unsigned char *s, MPI_Request rq[2]) {
+    lone_next();
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mt_rank != 0) return 0;
+    mt_fill(s, (size_t)n, seed);
+    mt_fill(s + n, (size_t)n, seed + 1);
+    MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[0]));
+    MPI_OK(MPI_Isend(s + n, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[1]));
+    return 1;
+}
+
 /* Two sends of n bytes back to back from rank 0, then its sleep: the first lone (the shared copy
  * needs the sender: after the sleep), the second streaming: eager or read whole by the receiver
  * (`second_early`: during the sleep), or the shared copy (after it). */
@@ -125,13 +138,7 @@ static void stream(long n, int second_early, unsigned char *s, unsigned char *r)
         MPI_OK(MPI_Irecv(r, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq[0]));
         MPI_OK(MPI_Irecv(r + n, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq[1]));
     }
-    lone_next();
-    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
-    if (mt_rank == 0) {
-        mt_fill(s, (size_t)n, 50);
-        mt_fill(s + n, (size_t)n, 51);
-        MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[0]));
-        MPI_OK(MPI_Isend(s + n, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[1]));
+    if (start_stream(n, 50, s, rq)) {
         mt_sleep_ms(SLEEP_MS);
         MPI_OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
     } else if (mt_rank == 1) {
@@ -152,13 +159,7 @@ static void stream(long n, int second_early, unsigned char *s, unsigned char *r)
  * the second (part of a stream) completes at once only when eager. */
 static void stream_sender_alone(long n, int eager, unsigned char *s, unsigned char *r) {
     MPI_Request rq[2];
-    lone_next();
-    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
-    if (mt_rank == 0) {
-        mt_fill(s, (size_t)n, 80);
-        mt_fill(s + n, (size_t)n, 81);
-        MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[0]));
-        MPI_OK(MPI_Isend(s + n, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[1]));
+    if (start_stream(n, 80, s, rq)) {
         int done = 0;
         const double t0 = now_ms();
         while (!done && now_ms() - t0 < ALONE_MS / 2) MPI_OK(MPI_Test(&rq[1], &done, MPI_STATUS_IGNORE));
