@@ -198,7 +198,10 @@ TEST(ProgressEngine, WaitThatKeepsReceivingStaysAwake) {
     } else {
       EXPECT_GT(engine.sleeps(), 0u) << "a 20 ms wait that nothing reached never slept";
     }
-    EXPECT_GT(engine.yields(), 5u);
+    // Every wait spends its 5 yields first; one that keeps receiving yields on (without
+    // arrivals, more only while kAwakeAfterArrival lasts: a loaded machine's 5 yields take longer).
+    if (arrivals) EXPECT_GT(engine.yields(), 5u);
+    else EXPECT_GE(engine.yields(), 5u);
   }
 }
 
