@@ -108,8 +108,8 @@ int initialize(const char* call, int required, int* provided) {
     in->progress->bind_while_uncrowded(in->mcm->machine_index());
   in->p2p = std::make_unique<p2p::Engine>(*in->mcm, in->settings.header_cache);
   in->p2p->set_peer_failed_hook(&on_peer_failed, nullptr);
-  in->progress->set_hook(progress::Engine::HookSlot::point_to_point, &p2p::Engine::flush_reads, in->p2p.get(),
-                         in->p2p->reads_armed());
+  in->progress->set_hook(progress::Engine::HookSlot::point_to_point, &p2p::Engine::flush_copies, in->p2p.get(),
+                         in->p2p->copies_armed());
   in->coll = std::make_unique<coll::Engine>(*in->p2p, *in->progress);
   in->node_coll = std::make_unique<coll::NodeCollectives>(*in->mcm, *in->coll, in->settings);
   in->processor_name = in->mcm->host();

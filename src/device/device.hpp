@@ -116,10 +116,15 @@ struct Figures {
   std::size_t single_copy_whole_max = 0;
 };
 
-// One run of a batched single copy (Device::read_remote_runs).
+// One run of a batched single copy: `local` here, as many bytes at `remote_addr` in the peer
+// (Device::read_remote_runs: RemoteRun, into local; write_remote_runs: RemoteSource, from it).
 struct RemoteRun {
   std::uint64_t remote_addr = 0;
-  std::span<std::byte> dst;
+  std::span<std::byte> local;
+};
+struct RemoteSource {
+  std::uint64_t remote_addr = 0;
+  std::span<const std::byte> local;
 };
 
 // Where received frames and failures go. Plain function pointers: no virtual call per frame.
@@ -187,13 +192,19 @@ class Device {
   virtual bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) {
     return false;
   }
-  // Many single copies from one peer in one call: runs[i].dst.size() bytes at runs[i].remote_addr
-  // into runs[i].dst, in order. Returns how many runs were read whole, from the first (fewer than
-  // runs.size() on a failure: the caller handles the rest another way). A device whose read costs
-  // a system call makes one for many runs (per-call costs paid once).
+  // Many single copies from one peer in one call: runs[i].local.size() bytes at
+  // runs[i].remote_addr into runs[i].local, in order. Returns how many runs were read whole, from
+  // the first (fewer than runs.size() on a failure: the caller handles the rest another way). A
+  // device whose copy costs a system call makes one for many runs (per-call costs paid once).
   virtual std::size_t read_remote_runs(int peer, std::span<const RemoteRun> runs) {
     std::size_t done = 0;
-    while (done < runs.size() && read_remote(peer, runs[done].remote_addr, runs[done].dst)) ++done;
+    while (done < runs.size() && read_remote(peer, runs[done].remote_addr, runs[done].local)) ++done;
+    return done;
+  }
+  // The same the other way: runs[i].local into the peer at runs[i].remote_addr.
+  virtual std::size_t write_remote_runs(int peer, std::span<const RemoteSource> runs) {
+    std::size_t done = 0;
+    while (done < runs.size() && write_remote(peer, runs[done].remote_addr, runs[done].local)) ++done;
     return done;
   }
   // Single copy the other way: writes src into the peer's address space at `remote_addr`. Only

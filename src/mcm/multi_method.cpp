@@ -336,6 +336,11 @@ std::size_t MultiMethod::read_remote_runs(int peer, std::span<const device::Remo
   return d ? d->read_remote_runs(peer, runs) : 0;
 }
 
+std::size_t MultiMethod::write_remote_runs(int peer, std::span<const device::RemoteSource> runs) {
+  device::Device* d = single_copy_device(peer);
+  return d ? d->write_remote_runs(peer, runs) : 0;
+}
+
 bool MultiMethod::write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) {
   device::Device* d = single_copy_device(peer);
   return d && d->write_remote(peer, remote_addr, src);

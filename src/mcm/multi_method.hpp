@@ -85,8 +85,10 @@ class MultiMethod {
   // Lines of the end-of-job rail summary (RAILMPI_RAIL_STATS), one per channel.
   std::vector<std::string> rail_stats() const;
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst);
-  // Reads many runs from one peer (device::Device::read_remote_runs); returns the runs read whole.
+  // Copies many runs from / to one peer (device::Device::read_remote_runs, write_remote_runs);
+  // return the runs copied whole.
   std::size_t read_remote_runs(int peer, std::span<const device::RemoteRun> runs);
+  std::size_t write_remote_runs(int peer, std::span<const device::RemoteSource> runs);
   bool write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src);
   bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local, std::size_t bytes);
 

@@ -356,7 +356,7 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
                         (n >= fig.single_copy_both_ways_min && rendezvous_sends_[static_cast<std::size_t>(peer)] > 0);
   if (readable && fig.single_copy && read_now) {
     if (sender_addr != 0 && sender_layout.empty() && !r.layout) {
-      defer_read(r, peer, sender_req, sender_addr);
+      defer_read(r, peer, sender_req, sender_addr, 0, n, /*shared_tail=*/false);
       return;
     }
     if (read_single_copy(r, peer, n, sender_addr, sender_layout)) {
@@ -379,35 +379,67 @@ void Engine::rendezvous_without_read(Request& r, int peer, std::uint64_t sender_
   stream_rendezvous(r, peer, sender_req);
 }
 
-void Engine::defer_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr) {
-  if (read_count_ > 0 && (read_peer_ != peer || read_count_ == kReadBatch)) flush_reads();
-  read_peer_ = peer;
-  reads_[read_count_++] = PendingRead{&r, sender_req, sender_addr};
-  reads_armed_ = true;
+void Engine::defer_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t remote_addr,
+                        std::size_t offset, std::size_t bytes, bool shared_tail) {
+  if (reads_.must_flush_before(peer)) flush_reads();
+  reads_.push(peer, PendingRead{&r, sender_req, remote_addr, offset, bytes, shared_tail});
+  copies_armed_ = true;
 }
 
 int Engine::flush_reads() {
-  reads_armed_ = false;
-  const std::size_t count = read_count_;
-  if (count == 0) return 0;
   // Taken out first: completing a receive may post another (a collective's next round), whose
   // read queues anew.
-  PendingRead batch[kReadBatch];
-  std::copy_n(reads_, count, batch);
-  read_count_ = 0;
-  const int peer = read_peer_;
-  device::RemoteRun runs[kReadBatch];
-  for (std::size_t i = 0; i < count; ++i) runs[i] = {batch[i].sender_addr, {batch[i].r->buf, batch[i].r->status_bytes}};
+  PendingRead batch[kCopyBatch];
+  int peer = -1;
+  const std::size_t count = reads_.take(batch, peer);
+  if (count == 0) return 0;
+  device::RemoteRun runs[kCopyBatch];
+  for (std::size_t i = 0; i < count; ++i)
+    runs[i] = {batch[i].remote_addr, {batch[i].r->buf + batch[i].offset, batch[i].bytes}};
   const std::size_t read = mcm_.read_remote_runs(peer, {runs, count});
   for (std::size_t i = 0; i < count; ++i) {
-    Request& r = *batch[i].r;
+    const PendingRead& p = batch[i];
+    Request& r = *p.r;
     // The run the device stopped at failed; the ones after it were not tried.
-    if (i < read || (i > read && mcm_.read_remote(peer, batch[i].sender_addr, runs[i].dst))) {
-      send_control(peer, FrameKind::fin, batch[i].sender_req, 0);
+    const bool ok = i < read || (i > read && mcm_.read_remote(peer, p.remote_addr, runs[i].local));
+    if (ok) send_control(peer, FrameKind::fin, p.sender_req, 0);
+    if (ok && p.shared_tail) {
+      shared_part_done(r, p.bytes);
+    } else if (ok) {
       complete(r);
+    } else if (p.shared_tail) {
+      // The sender streams the whole message instead; its `written` answer comes before the data
+      // (frames of one peer arrive in order) and is ignored, but for a failed write
+      // (handle_written).
+      stream_rendezvous(r, peer, p.sender_req);
     } else {
-      rendezvous_without_read(r, peer, batch[i].sender_req, batch[i].sender_addr);
+      rendezvous_without_read(r, peer, p.sender_req, p.remote_addr);
     }
+  }
+  return static_cast<int>(count);
+}
+
+void Engine::defer_write(Request& s, int peer, std::uint64_t receiver_req, std::uint64_t remote_addr,
+                         std::size_t bytes) {
+  if (writes_.must_flush_before(peer)) flush_writes();
+  writes_.push(peer, PendingWrite{&s, receiver_req, remote_addr, bytes});
+  copies_armed_ = true;
+}
+
+int Engine::flush_writes() {
+  PendingWrite batch[kCopyBatch];
+  int peer = -1;
+  const std::size_t count = writes_.take(batch, peer);
+  if (count == 0) return 0;
+  device::RemoteSource runs[kCopyBatch];
+  for (std::size_t i = 0; i < count; ++i) runs[i] = {batch[i].remote_addr, {batch[i].s->buf, batch[i].bytes}};
+  const std::size_t written = mcm_.write_remote_runs(peer, {runs, count});
+  for (std::size_t i = 0; i < count; ++i) {
+    const PendingWrite& p = batch[i];
+    const bool ok = i < written || (i > written && mcm_.write_remote(peer, p.remote_addr, runs[i].local));
+    // A failed write keeps the buffer for one more fin: the receiver reads the head itself.
+    if (!ok) ++p.s->waiting;
+    send_control(peer, FrameKind::written, p.receiver_req, ok ? p.bytes : 0);
   }
   return static_cast<int>(count);
 }
@@ -427,31 +459,30 @@ void Engine::start_shared_copy(Request& r, int peer, std::uint64_t sender_req, s
   r.offset = 0;
   const PartHeader h{FrameKind::write_part, {}, sender_req, id_of(&r), id_of(r.buf), head};
   send_control_header(peer, std::as_bytes(std::span(&h, 1)));
-  if (!mcm_.read_remote(peer, sender_addr + head, {r.buf + head, r.total - head})) {
-    // The sender streams the whole message instead; its `written` answer comes before the data
-    // (frames of one peer arrive in order) and is ignored, but for a failed write (below).
-    stream_rendezvous(r, peer, sender_req);
-    return;
-  }
-  // The tail is here: the sender may complete once its own write is done (it handled write_part
-  // before this fin), without waiting for a fin after its `written` came back: one control frame
+  // Once the tail is here (flush_reads), the fin goes out: the sender may complete once its own
+  // write is done, without waiting for a fin after its `written` came back: one control frame
   // less on its path (the next send leaves sooner: back-to-back bcasts, osu_bw windows).
-  send_control(peer, FrameKind::fin, sender_req, 0);
-  shared_part_done(r, r.total - head);
+  defer_read(r, peer, sender_req, sender_addr + head, head, r.total - head, /*shared_tail=*/true);
 }
 
-// Sender: writes the head the receiver asked for, and says how much it wrote. A failed write
-// keeps the buffer for one more fin: the receiver reads the head itself.
+// Sender: writes the head the receiver asked for (at the end of the pass, with the other heads
+// asked for in it), and says how much it wrote. A failed write keeps the buffer for one more
+// fin: the receiver reads the head itself.
 void Engine::handle_write_part(int peer, const PartHeader& h) {
   Request& s = request_at(h.sender_req);
-  const bool ok = h.bytes <= s.total && mcm_.write_remote(peer, h.addr, {s.buf, h.bytes});
-  if (!ok) ++s.waiting;
-  send_control(peer, FrameKind::written, h.receiver_req, ok ? h.bytes : 0);
+  if (h.bytes > s.total) {
+    ++s.waiting;
+    send_control(peer, FrameKind::written, h.receiver_req, 0);
+    return;
+  }
+  defer_write(s, peer, h.receiver_req, h.addr, h.bytes);
 }
 
 // Receiver: the sender wrote `bytes` of the head (0 when its write failed: read the head too, then
 // send the fin the sender waits for).
 void Engine::handle_written(int peer, std::uint64_t receiver_req, std::size_t bytes) {
+  // The tail's read comes first, as if it had been made when write_part went out.
+  flush_reads();
   Request& r = request_at(receiver_req);
   const std::size_t head = shared_copy_head(r.total);
   if (!r.shared_copy) {  // streamed instead (the tail read failed); the data follows
@@ -503,9 +534,15 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
     case FrameKind::eager_cached:
     case FrameKind::write_part: break;
     case FrameKind::written: e.handle_written(peer, h.req, h.aux); return;
-    case FrameKind::cts: e.handle_cts(h); return;
+    case FrameKind::cts:
+      e.flush_writes();  // a queued head write of this send goes before its packets
+      e.handle_cts(h);
+      return;
     case FrameKind::data: e.handle_data(h, 0, payload); return;
     case FrameKind::fin:
+      e.flush_writes();  // the send completes only once its queued head write is done
+      e.send_event_done(request_at(h.req));
+      return;
     case FrameKind::sync_ack: e.send_event_done(request_at(h.req)); return;
   }
   base::fatal("frame of unknown kind %d from rank %d", int(h.kind), peer);

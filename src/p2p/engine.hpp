@@ -9,7 +9,7 @@
 //   and size >= single_copy_min      (also from single_copy_both_ways_min, eager sizes included,
 //   or <= single_copy_whole_max      when either side streams both ways, and a stream's message
 //                                    up to stream_read_max); the reads of one device pass from
-//                                    one peer go in one batch (flush_reads)
+//                                    one peer go in one batch (flush_copies)
 //   larger, single copy, both     -> rts; receiver answers write_part, reads the second part,
 //   buffers contiguous, size >=      the sender writes the first into the receiver's buffer and
 //   shared_copy_min                  answers written; receiver answers fin once its part is
@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "mcm/multi_method.hpp"
+#include "p2p/copy_queue.hpp"
 #include "p2p/matching.hpp"
 #include "p2p/request.hpp"
 #include "p2p/wire_header.hpp"
@@ -105,15 +106,19 @@ class Engine {
 
   std::size_t unexpected_count() const { return unexpected_.size(); }
 
-  // Single copies of matched rendezvous messages wait until the device pass that delivered their
-  // rts ends, then go in one read_remote_runs() per peer (one system call for a window of
-  // messages instead of one each: osu_bibw's 64). The progress engine calls flush_reads() after
-  // each device pass while *reads_armed() is true.
-  const bool* reads_armed() const { return &reads_armed_; }
-  static int flush_reads(void* ctx) { return static_cast<Engine*>(ctx)->flush_reads(); }
-  int flush_reads();
-  // Most single copies waiting for one flush.
-  static constexpr std::size_t kReadBatch = 64;
+  // Single copies of rendezvous messages (a receiver's whole read or a shared copy's tail, a
+  // sender's shared-copy head) wait until the device pass that asked for them ends, then go in
+  // one read_remote_runs() / write_remote_runs() per peer (one system call for a window of
+  // messages instead of one each: osu_bibw's 64). The progress engine calls flush_copies() after
+  // each device pass while *copies_armed() is true.
+  const bool* copies_armed() const { return &copies_armed_; }
+  static int flush_copies(void* ctx) { return static_cast<Engine*>(ctx)->flush_copies(); }
+  int flush_copies() {
+    copies_armed_ = false;
+    return flush_reads() + flush_writes();
+  }
+  // Most single copies of one kind waiting for one flush.
+  static constexpr std::size_t kCopyBatch = 64;
 
  private:
   // A send of `bytes` that streams both ways (this rank waits for large messages too): isend()
@@ -151,8 +156,16 @@ class Engine {
                              bool sender_asks_read = false);
   // A matched rendezvous not read whole in one single copy: the shared copy, or cts and packets.
   void rendezvous_without_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr);
-  // Queues the single copy of r (contiguous on both sides) for flush_reads().
-  void defer_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr);
+  // Queues a read of `bytes` at `remote_addr` into r.buf + offset for flush_reads(): all of r
+  // (contiguous on both sides), or the tail of a shared copy (`shared_tail`).
+  void defer_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t remote_addr, std::size_t offset,
+                  std::size_t bytes, bool shared_tail);
+  // The queued reads: each done answers fin, each refused takes another path.
+  int flush_reads();
+  // Sender: queues the write of the head of s (a shared copy) for flush_writes().
+  void defer_write(Request& s, int peer, std::uint64_t receiver_req, std::uint64_t remote_addr, std::size_t bytes);
+  // The queued writes: each answers written (0 bytes when refused).
+  int flush_writes();
   // Receiver: answer cts, the sender streams the message in data packets.
   void stream_rendezvous(Request& r, int peer, std::uint64_t sender_req);
   // Shared single copy (Figures::shared_copy_min; see PartHeader): the receiver's side, the
@@ -187,12 +200,20 @@ class Engine {
   struct PendingRead {
     Request* r;
     std::uint64_t sender_req;
-    std::uint64_t sender_addr;
+    std::uint64_t remote_addr;
+    std::size_t offset;
+    std::size_t bytes;
+    bool shared_tail;
   };
-  PendingRead reads_[kReadBatch];
-  std::size_t read_count_ = 0;
-  int read_peer_ = -1;
-  bool reads_armed_ = false;
+  struct PendingWrite {
+    Request* s;
+    std::uint64_t receiver_req;
+    std::uint64_t remote_addr;
+    std::size_t bytes;
+  };
+  CopyQueue<PendingRead, kCopyBatch> reads_;
+  CopyQueue<PendingWrite, kCopyBatch> writes_;
+  bool copies_armed_ = false;
   PostedQueue posted_;
   UnexpectedQueue unexpected_;
   std::vector<std::unique_ptr<ControlOp>> control_storage_;

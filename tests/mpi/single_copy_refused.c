@@ -7,7 +7,8 @@
  * is answered with the extra fin it then waits for); a refused write makes the receiver read the
  * head and send a second fin. Checked: 2 ranks one way (40000 B, 64 KiB, 1 MiB + 13, receive
  * posted or not), both ways at once (1 MiB MPI_Sendrecv; windows of 16 messages of 16 KiB and
- * 32 KiB + 7 each way, read in batches), 2-rank 64 KiB bcasts, and that the
+ * 32 KiB + 7 each way, read in batches; one way, windows of 40000 B and 64 KiB + 3, shared
+ * copies in batches), 2-rank 64 KiB bcasts, and that the
  * refused calls were made (rank 1 reads, rank 0 writes; the writes only with a core per rank,
  * where large one-way messages go by shared copy). x86-64 only (the filter's architecture);
  * elsewhere the transfers run without a filter. Other ranks idle. */
@@ -132,6 +133,35 @@ static void window_both_ways(long n, int count, unsigned seed, unsigned char *s,
     }
 }
 
+/* osu_bw's shape: rank 1 posts `count` receives, rank 0 sends `count` messages of n bytes, each
+ * its own buffer, and overwrites them once its sends complete: with a core per rank, shared
+ * copies whose batched reads and writes are refused, then each made another way. */
+static void window_one_way(long n, int count, unsigned seed, unsigned char *s, unsigned char *r) {
+    MPI_Request rq[32];
+    MPI_Status st[32];
+    CHECK(count <= 32, "window of %d", count);
+    if (mt_rank == 1) {
+        memset(r, 0, (size_t)(count * n));
+        for (int w = 0; w < count; w++)
+            MPI_OK(MPI_Irecv(r + w * n, (int)n, MPI_BYTE, 0, 50 + w, MPI_COMM_WORLD, &rq[w]));
+    }
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mt_rank == 0) {
+        for (int w = 0; w < count; w++) {
+            fill(s + w * n, n, seed + (unsigned)w);
+            MPI_OK(MPI_Isend(s + w * n, (int)n, MPI_BYTE, 1, 50 + w, MPI_COMM_WORLD, &rq[w]));
+        }
+        MPI_OK(MPI_Waitall(count, rq, MPI_STATUSES_IGNORE));
+        memset(s, 0xee, (size_t)(count * n));
+    } else if (mt_rank == 1) {
+        MPI_OK(MPI_Waitall(count, rq, st));
+        for (int w = 0; w < count; w++) {
+            CHECK_STATUS(st[w], 0, 50 + w, MPI_BYTE, (int)n);
+            expect(r + w * n, n, seed + (unsigned)w, "window one way");
+        }
+    }
+}
+
 static void pair_bcasts(long n, unsigned char *b) {
     MPI_Comm pair;
     MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, mt_rank < 2 ? 0 : MPI_UNDEFINED, mt_rank, &pair));
@@ -164,6 +194,8 @@ int main(int argc, char **argv) {
         both_ways(1048576, 20, s, r);
         window_both_ways(16384, 16, 60, s, r);
         window_both_ways(32768 + 7, 16, 61, s, r);
+        window_one_way(40000, 16, 62, s, r);
+        window_one_way(65536 + 3, 12, 63, s, r);
         pair_bcasts(65536, r);
 #if REFUSES
         /* The library's figures: single copy on (the probe at MPI_Init passed); with a core per

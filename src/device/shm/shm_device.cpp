@@ -515,12 +515,14 @@ bool ShmDevice::read_remote(int peer, std::uint64_t remote_addr, std::span<std::
   return pid >= 0 && copy_with_peer(::process_vm_readv, pid, dst.data(), remote_addr, dst.size());
 }
 
-// One process_vm_readv for up to kRunsPerCall runs: the call's fixed cost (finding the peer's
-// task and checking access, about 0.3 us here) is paid once per batch instead of once per message.
-// The kernel copies whole iovec pairs in order and stops at the first it cannot.
-std::size_t ShmDevice::read_remote_runs(int peer, std::span<const RemoteRun> runs) {
-  const pid_t pid = single_copy_pid(peer);
-  if (pid < 0) return 0;
+namespace {
+
+// Up to kRunsPerCall runs per process_vm_readv / process_vm_writev: the call's fixed cost
+// (finding the peer's task and checking access, about 0.3 us here) is paid once per batch instead
+// of once per message. The kernel copies whole iovec pairs in order and stops at the first it
+// cannot. Returns the runs copied whole, from the first.
+template <class Call, class Run>
+std::size_t copy_runs_with_peer(Call call, pid_t pid, std::span<const Run> runs) {
   constexpr std::size_t kRunsPerCall = 64;
   iovec local_iov[kRunsPerCall], remote_iov[kRunsPerCall];
   std::size_t done = 0;
@@ -528,27 +530,40 @@ std::size_t ShmDevice::read_remote_runs(int peer, std::span<const RemoteRun> run
     const std::size_t count = std::min(kRunsPerCall, runs.size() - done);
     std::size_t want = 0;
     for (std::size_t i = 0; i < count; ++i) {
-      const RemoteRun& run = runs[done + i];
-      local_iov[i] = iovec{run.dst.data(), run.dst.size()};
-      remote_iov[i] = iovec{reinterpret_cast<void*>(run.remote_addr), run.dst.size()};
-      want += run.dst.size();
+      const Run& run = runs[done + i];
+      // process_vm_writev only reads the local iovec's bytes
+      local_iov[i] = iovec{const_cast<std::byte*>(run.local.data()), run.local.size()};
+      remote_iov[i] = iovec{reinterpret_cast<void*>(run.remote_addr), run.local.size()};
+      want += run.local.size();
     }
-    const ssize_t got = ::process_vm_readv(pid, local_iov, count, remote_iov, count, 0);
+    const ssize_t got = call(pid, local_iov, count, remote_iov, count, 0);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) return done;
     if (static_cast<std::size_t>(got) == want) {
       done += count;
       continue;
     }
-    // A partial read: the runs covered whole count; the caller reads the rest its own way.
+    // A partial copy: the runs covered whole count; the caller copies the rest its own way.
     std::size_t covered = 0;
-    for (std::size_t i = 0; i < count && covered + runs[done].dst.size() <= static_cast<std::size_t>(got); ++i) {
-      covered += runs[done].dst.size();
+    for (std::size_t i = 0; i < count && covered + runs[done].local.size() <= static_cast<std::size_t>(got); ++i) {
+      covered += runs[done].local.size();
       ++done;
     }
     return done;
   }
   return done;
+}
+
+}  // namespace
+
+std::size_t ShmDevice::read_remote_runs(int peer, std::span<const RemoteRun> runs) {
+  const pid_t pid = single_copy_pid(peer);
+  return pid < 0 ? 0 : copy_runs_with_peer(::process_vm_readv, pid, runs);
+}
+
+std::size_t ShmDevice::write_remote_runs(int peer, std::span<const RemoteSource> runs) {
+  const pid_t pid = single_copy_pid(peer);
+  return pid < 0 ? 0 : copy_runs_with_peer(::process_vm_writev, pid, runs);
 }
 
 bool ShmDevice::write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) {

@@ -116,6 +116,7 @@ class ShmDevice final : public Device {
   void wait(std::chrono::microseconds timeout) override;
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) override;
   std::size_t read_remote_runs(int peer, std::span<const RemoteRun> runs) override;
+  std::size_t write_remote_runs(int peer, std::span<const RemoteSource> runs) override;
   bool write_remote(int peer, std::uint64_t remote_addr, std::span<const std::byte> src) override;
   bool read_remote_layout(int peer, const base::Layout& remote, const base::Layout& local,
                           std::size_t bytes) override;

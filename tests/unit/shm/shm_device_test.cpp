@@ -614,9 +614,9 @@ TEST(ShmDevice, ReadRemoteFourMiB) {
 }
 
 // Many runs in one call: all arrive in order; more runs than one system call takes (64) go in
-// several; a run at a bad address ends the batch there, the runs before it read whole, and the
-// count says where it stopped.
-TEST(ShmDevice, ReadRemoteRunsStopsAtTheFirstBadRun) {
+// several; a run at a bad address ends the batch there, the runs before it copied whole, and the
+// count says where it stopped. Reads, then writes.
+TEST(ShmDevice, RemoteRunsStopAtTheFirstBadRun) {
   run_ranks(2, [](int rank) {
     auto dev = start(rank, 2);
     constexpr std::size_t kRuns = 100, kRunBytes = 5000;
@@ -647,8 +647,23 @@ TEST(ShmDevice, ReadRemoteRunsStopsAtTheFirstBadRun) {
       // A bad first run: nothing read.
       runs[0].remote_addr = 8;
       CHECK(dev->read_remote_runs(1, std::span<const RemoteRun>(runs).first(5)) == 0);
+      // Writes the same way: runs 0-39 back into the peer's buffer in order, run 40 nowhere.
+      std::vector<RemoteSource> sources(kRuns);
+      for (std::size_t i = 0; i < kRuns; ++i) {
+        for (std::size_t j = 0; j < kRunBytes; ++j) buf[i * kRunBytes + j] = pat(i + 500, j);
+        sources[i] = {base + i * kRunBytes, {buf.data() + i * kRunBytes, kRunBytes}};
+      }
+      sources[40].remote_addr = 8;
+      CHECK(dev->write_remote_runs(1, sources) == 40);
+      g_area->word[1] = 1;
     }
     area_barrier(nullptr);
+    if (rank == 1) {
+      CHECK(g_area->word[1] == 1);
+      for (std::size_t i = 0; i < kRuns; ++i)
+        for (std::size_t j = 0; j < kRunBytes; ++j)
+          CHECK(buf[i * kRunBytes + j] == (i < 40 ? pat(i + 500, j) : pat(i, i * kRunBytes + j)));
+    }
     finish(*dev);
     return 0;
   });
