@@ -160,6 +160,38 @@ TEST(ProgressEngine, WaitWithinSpinTimeMakesNoYield) {
   }
 }
 
+// Each upper layer's hook slot: a poll runs every armed hook once and adds their events; an
+// unarmed or cleared one does not run.
+TEST(ProgressEngine, PollRunsTheArmedHookOfEachSlot) {
+  base::Settings s = settings_with_yields(5);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  Engine engine(mcm, s, /*oversubscribed=*/false);
+  struct Counter {
+    bool armed = true;
+    int runs = 0;
+    int events;
+  } p2p{true, 0, 2}, coll{true, 0, 3};
+  auto run = [](void* ctx) {
+    auto& c = *static_cast<Counter*>(ctx);
+    ++c.runs;
+    return c.events;
+  };
+  engine.set_hook(Engine::HookSlot::point_to_point, run, &p2p, &p2p.armed);
+  engine.set_hook(Engine::HookSlot::collectives, run, &coll, &coll.armed);
+  EXPECT_EQ(engine.poll(), 5);
+  EXPECT_EQ(p2p.runs, 1);
+  EXPECT_EQ(coll.runs, 1);
+  coll.armed = false;
+  EXPECT_EQ(engine.poll(), 2);
+  EXPECT_EQ(p2p.runs, 2);
+  EXPECT_EQ(coll.runs, 1);
+  coll.armed = true;
+  engine.set_hook(Engine::HookSlot::point_to_point, nullptr, nullptr, nullptr);
+  EXPECT_EQ(engine.poll(), 3);
+  EXPECT_EQ(p2p.runs, 2);
+  EXPECT_EQ(coll.runs, 2);
+}
+
 // An arrival every 300 us (a peer's fins while this rank waits for its own message): with a
 // core per rank the wait stays awake however few yields its budget has; with nothing arriving
 // the same wait sleeps once the budget and kAwakeAfterArrival are spent.
