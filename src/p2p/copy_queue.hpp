@@ -10,7 +10,6 @@ namespace railmpi::p2p {
 template <class Item, std::size_t N>
 class CopyQueue {
  public:
-  static constexpr std::size_t kCapacity = N;
   // The queued copies must go before one with `peer` is queued: they are another peer's, or N.
   bool must_flush_before(int peer) const { return count_ > 0 && (peer_ != peer || count_ == N); }
   void push(int peer, const Item& item) {
