@@ -86,10 +86,6 @@ struct Figures {
   // message from it in between (osu_bw's window); the eager_limit's is then a lone message (a
   // ping-pong, latency-bound). At most eager_limit counts as eager_limit.
   std::size_t stream_eager_limit = 0;
-  // Largest payload of a stream, above stream_eager_limit, that the receiver reads whole with
-  // read_remote() (when single_copy; a stream's messages arrive together and are read in one
-  // batch, device::Device::read_remote_runs). 0: none.
-  std::size_t stream_read_max = 0;
   // Largest payload sent eagerly by a send that is not part of a stream while this rank has
   // receives posted (it exchanges: osu_bibw's window, halo swaps), where both cores copy at once
   // anyway; the eager_limit's lone message then waits for nothing else. At most eager_limit

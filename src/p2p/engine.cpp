@@ -70,15 +70,14 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   const device::Figures& fig = mcm_.figures(peer);
   // Both ways: this rank waits for large messages while it sends one (osu_bibw, exchanges, shifts).
   // Then a single copy by the receiver's core beats copying the message out here and in there,
-  // from single_copy_both_ways_min on, eager sizes included: the rts says so (kFlagReadNow), as
-  // for a stream's message above its eager limit up to stream_read_max (below). Contiguous
-  // messages only (a layout's runs may be too short to be read).
+  // from single_copy_both_ways_min on, eager sizes included: the rts says so (kFlagReadNow).
+  // Contiguous messages only (a layout's runs may be too short to be read).
   // A send that follows one to the same peer with no message from it in between streams: eager
-  // up to the stream limit (osu_bw's window of 64 sends: 2 ranks, 20000 B, 14.1 GB/s eager,
-  // 10.2 by the shared copy), then read whole by the receiver up to stream_read_max (its reads
-  // of a window's messages batched); else, with receives posted, this rank exchanges: eager up to
-  // the exchange limit; else it is a lone message, eager up to the eager limit (its latency:
-  // 20000 B 5.2 us eager, 2.3 by the shared copy).
+  // up to the stream limit (a blocking send goes on at once, without a round trip per message);
+  // above it, a rendezvous as for a lone message (a window's reads and shared copies go in
+  // batches); else, with receives posted, this rank exchanges: eager up to the exchange limit;
+  // else it is a lone message, eager up to the eager limit (its latency: 20000 B 5.2 us eager,
+  // 2.3 by the shared copy).
   std::uint8_t& heard = heard_since_send_[static_cast<std::size_t>(peer)];
   const bool stream = !heard;
   const std::size_t eager_max = stream            ? std::max(fig.eager_limit, fig.stream_eager_limit)
@@ -86,8 +85,7 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
                                                   : std::max(fig.eager_limit, fig.exchange_eager_limit);
   heard = 0;
   // The rts asks the receiver to read the message whole at once (kFlagReadNow).
-  const bool read_whole = layout == nullptr && fig.single_copy &&
-                          (read_now(fig, bytes) || (stream && bytes > eager_max && bytes <= fig.stream_read_max));
+  const bool read_whole = layout == nullptr && fig.single_copy && read_now(fig, bytes);
   const bool eager = bytes <= eager_max && !read_whole;
   // A rendezvous the receiver may read itself (start_rendezvous_recv() decides); else it answers
   // cts and the sender streams packets.

@@ -7,9 +7,8 @@
 //                                    exchange_eager_limit
 //   larger, route has single copy -> rts; receiver reads the sender's buffer, answers fin
 //   and size >= single_copy_min      (also from single_copy_both_ways_min, eager sizes included,
-//   or <= single_copy_whole_max      when either side streams both ways, and a stream's message
-//                                    up to stream_read_max); the reads of one device pass from
-//                                    one peer go in one batch (flush_copies)
+//   or <= single_copy_whole_max      when either side streams both ways); the reads of one
+//                                    device pass from one peer go in one batch (flush_copies)
 //   larger, single copy, both     -> rts; receiver answers write_part, reads the second part,
 //   buffers contiguous, size >=      the sender writes the first into the receiver's buffer and
 //   shared_copy_min                  answers written; receiver answers fin once its part is

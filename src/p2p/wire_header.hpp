@@ -23,8 +23,7 @@ enum class FrameKind : std::uint8_t {
 inline constexpr std::uint8_t kFlagSync = 1;
 // rts: the payload is the sender's layout (LayoutWire + blocks); aux is unused.
 inline constexpr std::uint8_t kFlagLayout = 2;
-// rts: read it whole by single copy now (the sender streams both ways, or one way a message of
-// its stream above the stream's eager limit: Figures::stream_read_max).
+// rts: read it whole by single copy now (the sender streams both ways).
 inline constexpr std::uint8_t kFlagReadNow = 4;
 
 struct WireHeader {

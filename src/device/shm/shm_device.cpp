@@ -115,7 +115,6 @@ Figures ShmDevice::figures() const {
   f.bandwidth_mbs = 10000;
   f.eager_limit = eager_limit_;
   f.stream_eager_limit = stream_eager_limit_;
-  f.stream_read_max = stream_read_max_;
   f.exchange_eager_limit = exchange_eager_limit_;
   f.max_payload = max_payload_;
   f.packet_bytes = ring_bytes_ / kPacketsPerRing;
@@ -299,10 +298,8 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     if (shared_above && shared_copy_setting_ == base::Settings::kAutomatic) {
       eager_limit_ = std::min(kLoneEagerLimit, eager_limit_);
       single_copy_whole_max_ = kSingleCopyWholeMax;
-      // and a stream's messages above kStreamEagerLimit and up to kStreamReadMax are read whole,
-      // in batches.
+      // and a stream is eager up to kStreamEagerLimit.
       stream_eager_limit_ = std::min(kStreamEagerLimit, stream_eager_limit_);
-      stream_read_max_ = kStreamReadMax;
     }
   }
   connected_ = true;

@@ -184,14 +184,17 @@ class ShmDevice final : public Device {
   static constexpr std::size_t kLoneEagerLimit = 6 * 1024;
   static constexpr std::size_t kSingleCopyWholeMax = 16 * 1024;
   // With the automatic shared copy, a stream (Figures::stream_eager_limit) is eager up to
-  // kStreamEagerLimit, and from there up to kStreamReadMax each message is read whole by the
-  // receiver, a poll's messages in one process_vm_readv (Figures::stream_read_max); above, the
-  // shared copy. 2 ranks, lib_ab.sh, osu_bw, medians of 5-7 interleaved rounds (2026-11-26), read
-  // whole (settings) against eager: 12288 B 0.96-1.00, 16 KiB 1.09-1.43, 17000 B 0.98-1.27,
-  // 20000 B 1.19-1.38, 24576 B 1.12, 28000 B 1.30, 32 KiB 1.40; against the shared copy: 64 KiB
-  // 0.83, 128 KiB 0.69.
+  // kStreamEagerLimit; above, the shared copy, as for a lone message. The shared copies of a
+  // window go in batches (p2p::Engine::flush_reads/flush_writes): 2 ranks, lib_ab.sh, osu_bw,
+  // 2026-11-26, the shared copy against a whole read of each message (the rule before, up to
+  // 32 KiB): 7 rounds 17000 / 20000 / 24576 / 28000 / 32768 B 1.15 / 1.24 / 1.19 / 1.40 / 1.40
+  // (32 KiB 16 -> 28 GB/s; 1.88 and 1.92 in two other runs), 16 KiB and 64-256 KiB 0.95-1.02;
+  // osu_bw -b 16-64 KiB 0.96-1.19, osu_bibw 0.91-1.17, osu_latency 0.97-1.01, osu_bcast and
+  // osu_allreduce 8-64 KiB on 2 and 4 ranks 0.92-1.04 (5 rounds). Below kStreamEagerLimit a
+  // window's messages read whole measured 0.87-1.30 against eager at 8 KiB (four runs) and
+  // 1.09-1.32 at 16 KiB, but a blocking stream (osu_bw -b: each send waits for its fin, then the
+  // next is lone) 0.64 at 16 KiB: eager stays.
   static constexpr std::size_t kStreamEagerLimit = 16 * 1024;
-  static constexpr std::size_t kStreamReadMax = 32 * 1024;
 
  private:
   // More ranks on this node (this one and its shm peers) than cores this rank may run on.
@@ -270,7 +273,6 @@ class ShmDevice final : public Device {
   std::size_t shared_copy_setting_;  // RAILMPI_SHM_SHARED_COPY_MIN (base::Settings::kAutomatic: chosen at connect)
   std::size_t shared_copy_min_ = kNoSingleCopy;
   std::size_t single_copy_whole_max_ = 0;
-  std::size_t stream_read_max_ = 0;
   bool single_copy_ = false;
   bool connected_ = false;
   bool unlinked_ = true;
