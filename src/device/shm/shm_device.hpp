@@ -190,7 +190,7 @@ class ShmDevice final : public Device {
   // 32 KiB): 7 rounds 17000 / 20000 / 24576 / 28000 / 32768 B 1.15 / 1.24 / 1.19 / 1.40 / 1.40
   // (32 KiB 16 -> 28 GB/s; 1.88 and 1.92 in two other runs), 16 KiB and 64-256 KiB 0.95-1.02;
   // osu_bw -b 16-64 KiB 0.96-1.19, osu_bibw 0.91-1.17, osu_latency 0.97-1.01, osu_bcast and
-  // osu_allreduce 8-64 KiB on 2 and 4 ranks 0.92-1.04 (5 rounds). Below kStreamEagerLimit a
+  // osu_allreduce 8-64 KiB on 2 and 4 ranks 0.80-1.04 (5 rounds). Below kStreamEagerLimit a
   // window's messages read whole measured 0.87-1.30 against eager at 8 KiB (four runs) and
   // 1.09-1.32 at 16 KiB, but a blocking stream (osu_bw -b: each send waits for its fin, then the
   // next is lone) 0.64 at 16 KiB: eager stays.
