@@ -35,7 +35,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <span>
 
 #include "base/cache_hint.hpp"
@@ -77,20 +76,21 @@ class PairLineEnd {
   // Precondition: free() and fits(). `ring_tail`: the sender's cell-ring tail now.
   void post(std::span<const std::byte> header, std::span<const std::byte> payload, std::uint64_t ring_tail,
             std::memory_order publish) {
-    // Assembled here, then fixed-size moves into the line(s).
-    std::byte bytes[base::kShortCopyMax + kPairLineBytes];
+    // Written into the line(s) directly: the other side reads nothing before `seq`. (Assembling
+    // the message in a stack buffer first and copying that into the lines made the copy's loads
+    // wait for the assembly's stores, which they straddle: lib_ab.sh, direct writes against the
+    // buffer, osu_latency 0-32 B 0.76-0.96 and 0.89-1.03 in two runs of 15 and 11 rounds, 64 B
+    // 1.03 and 0.93.)
     const std::size_t n = header.size() + payload.size();
-    base::short_copy(bytes, header.data(), header.size());
-    std::byte* to = bytes + header.size();
+    base::short_copy(line_->data, header.data(), header.size());
+    std::byte* to = line_->data + header.size();
     const std::size_t first = std::min(payload.size(), base::kShortCopyMax);
     base::short_copy(to, payload.data(), first);
     base::short_copy(to + first, payload.data() + first, payload.size() - first);
     const bool second_line = n > kFirstLineBytes;
-    if (second_line) std::memcpy(line_->data + kFirstLineBytes, bytes + kFirstLineBytes, kPairLineBytes - kFirstLineBytes);
     line_->order = static_cast<std::uint32_t>(ring_tail);
     line_->header_len = static_cast<std::uint8_t>(header.size());
     line_->payload_len = static_cast<std::uint8_t>(payload.size());
-    std::memcpy(line_->data, bytes, kFirstLineBytes);
     turn_ = false;
     store(line_->seq, ++seen_, publish);
     base::demote_line(line_);
