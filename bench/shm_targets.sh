@@ -89,16 +89,27 @@ peer_values() {  # peer_values FILE-SUFFIX KEY -> "mpich ompi"
     echo "$(value "mpich.$1" "$2")" "$(value "ompi.$1" "$2")"
 }
 
-limits() {
-    "$build/bench/cacheline" >"$work/cacheline" 2>/dev/null
+# The cache-line limits, one sample each: appended to $work/cacheline. The latency rows compare
+# against the median of the samples taken before and between their runs (5): a single sample
+# followed the host's placement of this machine's two CPUs, e.g. 0.022 us once (14:28 UTC
+# 2026-11-26) against 0.065-0.080 before and after.
+cacheline_sample() {
+    "$build/bench/cacheline" >>"$work/cacheline" 2>/dev/null
     "$build/bench/cacheline" 300000 3 >>"$work/cacheline" 2>/dev/null
+}
+cacheline_limits() {  # -> $cacheline and $two_line: medians of the samples so far
+    cacheline=$(awk '/cacheline_oneway_us/ { print $2 }' "$work/cacheline" | median)
+    # 64 B of payload and a header take two lines: the hand-over of such a message (no target)
+    two_line=$(awk '/cacheline_two_line_message_oneway_us/ { print $2 }' "$work/cacheline" | median)
+}
+limits() {
+    : >"$work/cacheline"
+    cacheline_sample
     "$build/bench/copy_limit" >"$work/copy_limit" 2>/dev/null
     if [[ " $ONLY " == *" oversub "* ]]; then "$build/bench/token_ring" >"$work/token_ring" 2>/dev/null; fi
 }
 limits
-cacheline=$(awk '/cacheline_oneway_us/ { print $2 }' "$work/cacheline")
-# 64 B of payload and a header take two lines: the hand-over of such a message (no target)
-two_line=$(awk '/cacheline_two_line_message_oneway_us/ { print $2 }' "$work/cacheline")
+cacheline_limits
 cma() { awk -v k="${2:-cma_MBps}" -v s="$1" '$1 == k && $2 == s { print $3 }' "$work/copy_limit"; }
 
 if [[ " $ONLY " == *" lat "* ]]; then
@@ -106,11 +117,16 @@ if [[ " $ONLY " == *" lat "* ]]; then
     # tables renamed), then the defaults
     (impls=rail RAILMPI_HEADER_CACHE=0 points 2 osu_latency -m 64)
     mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_nocache"
+    cacheline_sample
     (impls=rail RAILMPI_SHM_PAIR_LINE=0 points 2 osu_latency -m 64)
     mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_noline"
+    cacheline_sample
     (impls=rail RAILMPI_SHM_PAIR_LINE=0 RAILMPI_HEADER_CACHE=0 points 2 osu_latency -m 64)
     mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_noline_nocache"
+    cacheline_sample
     points 2 osu_latency -m 64
+    cacheline_sample
+    cacheline_limits
     for s in 0 1 2 4 8 16 32 64; do
         r=$(value rail.2.osu_latency $s); read -r m o <<<"$(peer_values 2.osu_latency $s)"
         q=$(peer_ratio low 2.osu_latency $s)
