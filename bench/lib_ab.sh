@@ -7,6 +7,7 @@
 #   ENV_A / ENV_B: "NAME=VALUE ..." settings for A / B (LIB_B may equal LIB_A to compare settings)
 # Keep a copy of the library before a change (cp build/lib/libmpi.so.12* /tmp/lib_before/), rebuild,
 # then: bash bench/lib_ab.sh /tmp/lib_before build/lib osu_latency -m 128
+# Programs with positional arguments too: NP=8 bash bench/lib_ab.sh A B oversub_loop ring 5000
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 3 ] || { echo "usage: lib_ab.sh LIB_A LIB_B PROGRAM [ARGS...]" >&2; exit 2; }
@@ -20,9 +21,11 @@ ROUNDS=${ROUNDS:-5}
 work=$(mktemp -d "${TMPDIR:-/tmp}/railmpi_lib_ab.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 [ -x "$build/bench/$prog" ] || { echo "lib_ab.sh: $build/bench/$prog not built" >&2; exit 1; }
-# run LIB ENV -> "size value" lines of one run
+# run LIB ENV ARGS... -> "size value" lines of one run
 run() {
-    env LD_LIBRARY_PATH="$1" $2 timeout -k 5 300 "$build/bin/mpiexec" -n "$NP" "$build/bench/$prog" "$@" </dev/null 2>/dev/null |
+    local lib=$1 settings=$2
+    shift 2
+    env LD_LIBRARY_PATH="$lib" $settings timeout -k 5 300 "$build/bin/mpiexec" -n "$NP" "$build/bench/$prog" "$@" </dev/null 2>/dev/null |
         grep -v '^#' | awk 'NF == 2'
 }
 echo "# lib_ab.sh: $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg); $prog $*, $NP ranks"
