@@ -30,6 +30,15 @@
 // 3-5 us, and 0.18 spinning 10 ms, but unbound ranks that the scheduler put on one core then
 // take a time slice a message (4 ms) instead of 13 us: so no spin time unless set.
 //
+// A rank alone on its core (bound to one CPU, the machine not oversubscribed) has only other
+// programs to yield to: a yield that takes kLongYield or longer shows one sharing the core, and
+// for kKeepCoreFor its waits poll where they would yield (the scheduler still shares the core
+// fairly, as with MPICH and Open MPI, whose ranks spin). Beside one busy loop, 2 ranks,
+// tests/mpi/noncontig_send -m 300000 (every wait for the peer's credits handed the busy loop the
+// core for a slice): 1.9 s yielding, 0.9 s keeping the core (or spinning 10 ms before yielding,
+// RAILMPI_SPIN_TIME=10000), Open MPI 1.0; bench/busy_neighbour.sh medians, 0-8 B latency 0.62 us
+// -> 0.17-0.24, osu_bw 4-64 KiB 9.4-11.6 -> 11.1-12.8 GB/s (Open MPI 0.55-0.66 us, 4.1-4.5 GB/s).
+//
 // Oversubscribed ranks bind themselves round robin (bind_while_uncrowded, base/self_binding.hpp):
 // bound, a yield among them reaches a rank of the job on the same core, not one the scheduler just
 // moved; a rank's second long yield lets every rank of the node go again.
@@ -58,17 +67,22 @@ class Engine {
   // With a core per rank, a wait yields at least this long after the last arrival before it
   // sleeps.
   static constexpr std::chrono::microseconds kAwakeAfterArrival{1000};
+  // How long a rank alone on its core keeps it after a long yield (then it yields again, and a
+  // program still there costs one more time slice).
+  static constexpr std::chrono::milliseconds kKeepCoreFor{100};
 
   Engine(mcm::MultiMethod& mcm, const base::Settings& settings)
-      : Engine(mcm, settings, base::oversubscribed(mcm.machine_ranks(), settings.machine_cpus)) {}
+      : Engine(mcm, settings, base::oversubscribed(mcm.machine_ranks(), settings.machine_cpus),
+               base::affinity_cpus().size() == 1) {}
   // `oversubscribed`: more ranks on this machine than the CPUs they share (not this rank's own
-  // mask: a rank bound to one core sees one CPU).
-  Engine(mcm::MultiMethod& mcm, const base::Settings& settings, bool oversubscribed)
+  // mask: a rank bound to one core sees one CPU). `one_cpu`: this rank may run on one CPU only.
+  Engine(mcm::MultiMethod& mcm, const base::Settings& settings, bool oversubscribed, bool one_cpu = false)
       : mcm_(mcm),
         spin_(settings.spin_count),
         yield_(settings.yield_count),
         spin_time_(static_cast<std::int64_t>(settings.spin_time_us)),
         oversubscribed_(oversubscribed),
+        alone_on_core_(one_cpu && !oversubscribed),
         verbose_(settings.verbose > 0) {}
 
   // Long yields of a self-bound rank that make it let go. One is not enough: a rank still
@@ -112,16 +126,21 @@ class Engine {
   // The decision in force: more ranks on this machine than the CPUs they share.
   bool oversubscribed() const { return oversubscribed_; }
 
-  // Yields the core once; false (and the cores count as crowded for kCrowdedFor) when the yield
+  // Yields the core once (a rank alone on its core polls instead for kKeepCoreFor after a long
+  // yield); false (and the cores count as crowded for kCrowdedFor) when the yield
   // was long on an oversubscribed machine: the caller should stop yielding and sleep. A rank
   // bound by bind_while_uncrowded() lets go of its binding then. Every yield of the library's
   // waits goes through here.
   bool yield_core() {
-    ++yields_;
     if (!oversubscribed_) {
-      sched_yield();
+      if (alone_on_core_) keep_or_yield_core();
+      else {
+        ++yields_;
+        sched_yield();
+      }
       return true;
     }
+    ++yields_;
     const auto t0 = Clock::now();
     sched_yield();
     const auto t1 = Clock::now();
@@ -211,6 +230,25 @@ class Engine {
   }
 
  private:
+  // A rank alone on its core: yields, unless a long yield less than kKeepCoreFor ago showed
+  // another program on the core.
+  void keep_or_yield_core() {
+    const auto t0 = Clock::now();
+    if (t0 < keep_core_until_) return;
+    ++yields_;
+    sched_yield();
+    const auto t1 = Clock::now();
+    if (!yield_was_long(t1 - t0)) return;
+    keep_core_until_ = t1 + kKeepCoreFor;
+    if (verbose_ && !kept_core_before_) {
+      const auto took = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0);
+      base::log_info("waits: a yield took %lld us (another program shares this rank's core): waits poll instead "
+                     "of yielding for %lld ms after each such yield",
+                     static_cast<long long>(took.count()), static_cast<long long>(kKeepCoreFor.count()));
+    }
+    kept_core_before_ = true;
+  }
+
   // `took`: the long yield of this rank; nullptr when another rank of the node saw one.
   void let_go_of_binding(const std::chrono::microseconds* took) {
     const int cpu = binding_.cpu();
@@ -247,7 +285,10 @@ class Engine {
   unsigned yield_;
   std::chrono::microseconds spin_time_;
   bool oversubscribed_;
+  bool alone_on_core_;
   bool verbose_;
+  bool kept_core_before_ = false;
+  Clock::time_point keep_core_until_{};  // while alone_on_core_
   base::SelfBinding binding_;
   std::uint32_t* crowded_word_ = nullptr;  // the node's (mcm::NodeMemory), while bound
   unsigned long_yields_ = 0;               // while bound

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 namespace railmpi::progress {
@@ -142,7 +143,46 @@ TEST(ProgressEngine, NotOversubscribedKeepsYielding) {
     for (int i = 0; i < 100; ++i) all_went_on = engine.yield_core() && all_went_on;
   }
   EXPECT_TRUE(all_went_on);
+  EXPECT_EQ(engine.yields(), 100u) << "a rank that may run on several CPUs stopped yielding";
   EXPECT_EQ(engine.yields_now(), 200u);
+}
+
+// A rank alone on its core (bound to one CPU, the machine not oversubscribed) with a busy program
+// on that core: a yield hands the program a time slice, so once one took kLongYield the rank
+// keeps the core (its yields poll) for kKeepCoreFor, and then yields again.
+TEST(ProgressEngine, RankAloneOnItsCoreKeepsItFromABusyProgram) {
+  const base::Settings s = settings_with_yields(200);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  BusyNeighbour busy;
+  ASSERT_TRUE(busy.running());
+  Engine engine(mcm, s, /*oversubscribed=*/false, /*one_cpu=*/true);
+  bool kept = false;
+  for (int i = 0; i < 1000 && !kept; ++i) {
+    const std::uint64_t before = engine.yields();
+    EXPECT_TRUE(engine.yield_core());
+    kept = engine.yields() == before;
+  }
+  ASSERT_TRUE(kept) << "no yield to a busy process on the same core took 500 us";
+  const auto kept_since = Engine::Clock::now();
+  const std::uint64_t yields = engine.yields();
+  for (int i = 0; i < 1000; ++i) EXPECT_TRUE(engine.yield_core());
+  if (Engine::Clock::now() - kept_since < Engine::kKeepCoreFor / 2) {
+    EXPECT_EQ(engine.yields(), yields) << "a rank that saw a busy program on its core went on yielding";
+  }
+  std::this_thread::sleep_for(Engine::kKeepCoreFor + std::chrono::milliseconds(2));
+  EXPECT_TRUE(engine.yield_core());
+  EXPECT_EQ(engine.yields(), yields + 1) << "the core was kept past kKeepCoreFor";
+}
+
+// Oversubscribed, a rank bound to one CPU shares it with ranks of its job: it never keeps it.
+TEST(ProgressEngine, OversubscribedRankOnOneCpuNeverKeepsIt) {
+  const base::Settings s = settings_with_yields(200);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);
+  BusyNeighbour busy;
+  ASSERT_TRUE(busy.running());
+  Engine engine(mcm, s, /*oversubscribed=*/true, /*one_cpu=*/true);
+  for (int i = 0; i < 20; ++i) engine.yield_core();
+  EXPECT_EQ(engine.yields(), 20u);
 }
 
 // A wait that ends within the spin time never yields; without a spin time the same wait yields
