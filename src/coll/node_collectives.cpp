@@ -147,7 +147,13 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
       progress.poll();
     } while (progress::Engine::Clock::now() < until);
   }
-  for (unsigned i = 0; i < yield_; ++i) {
+  // With a core per rank the yields last kAwakeAfterArrival at least, as a point-to-point wait's
+  // do (a rank keeping its core from another program polls instead, and its yield_ polls alone
+  // would end within microseconds in a sleep that costs a wake-up).
+  const auto awake_until = progress.oversubscribed()
+                               ? progress::Engine::Clock::time_point{}
+                               : progress::Engine::Clock::now() + progress::Engine::kAwakeAfterArrival;
+  for (unsigned i = 0; i < yield_ || progress::Engine::Clock::now() < awake_until; ++i) {
     (void)progress.yield_core();  // keeps yielding when crowded (see the header)
     progress.poll();
     if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
