@@ -102,6 +102,7 @@ int initialize(const char* call, int required, int* provided) {
     cards[0] = in->mcm->business_card();
   }
   in->mcm->connect(cards, {.ctx = &in->pmi, .barrier = &pmi_barrier});
+  in->settings.machine_cpus = in->mcm->machine_cpus();  // the union of the ranks' masks, when known
   tune_for_oversubscription(*in);
   in->progress = std::make_unique<progress::Engine>(*in->mcm, in->settings);
   if (base::binds_itself(in->settings.bind, in->mcm->machine_ranks(), in->settings.machine_cpus))

@@ -43,6 +43,39 @@ std::string cpu_list_text(const std::vector<int>& cpus) {
   return text;
 }
 
+bool parse_cpu_list(std::string_view text, std::vector<int>& out) {
+  std::vector<bool> in(CPU_SETSIZE, false);
+  auto number = [&](std::string_view& t, int& v) {
+    std::size_t n = 0;
+    long long x = 0;
+    while (n < t.size() && t[n] >= '0' && t[n] <= '9' && x < CPU_SETSIZE) x = x * 10 + (t[n++] - '0');
+    if (n == 0 || x >= CPU_SETSIZE) return false;
+    v = static_cast<int>(x);
+    t.remove_prefix(n);
+    return true;
+  };
+  while (!text.empty()) {
+    int first = 0, last = 0;
+    if (!number(text, first)) return false;
+    last = first;
+    if (!text.empty() && text.front() == '-') {
+      text.remove_prefix(1);
+      if (!number(text, last) || last < first) return false;
+    }
+    for (int c = first; c <= last; ++c) in[std::size_t(c)] = true;
+    if (!text.empty()) {
+      if (text.front() != ',' || text.size() == 1) return false;
+      text.remove_prefix(1);
+    }
+  }
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (in[std::size_t(c)]) cpus.push_back(c);
+  if (cpus.empty()) return false;
+  out = std::move(cpus);
+  return true;
+}
+
 bool machine_cpus_from_environment(unsigned& out) {
   const char* text = std::getenv(kMachineCpusVariable);
   std::size_t v = 0;

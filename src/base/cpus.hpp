@@ -8,6 +8,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace railmpi::base {
@@ -25,12 +26,17 @@ bool set_thread_affinity_cpus(int tid, std::span<const int> cpus);
 
 // "0-3,6": a CPU list as taskset and /proc/self/status write it ("none" when empty).
 std::string cpu_list_text(const std::vector<int>& cpus);
+// The CPUs of such a list, in increasing order without repeats; false (and `out` untouched) when
+// `text` is not one, or names a CPU outside 0..CPU_SETSIZE-1.
+bool parse_cpu_list(std::string_view text, std::vector<int>& out);
 
 // Positive count in RAILMPI_MACHINE_CPUS; false when unset or not a positive count.
 bool machine_cpus_from_environment(unsigned& out);
 
-// CPUs the ranks on this machine share: RAILMPI_MACHINE_CPUS when it holds a positive count, else
-// the size of this process's affinity mask (at least 1).
+// CPUs the ranks on this machine share as this process alone can tell: RAILMPI_MACHINE_CPUS when
+// it holds a positive count, else the size of this process's affinity mask (at least 1). Once the
+// ranks exchanged their masks, mcm::MultiMethod::machine_cpus() knows better (a launcher other
+// than mpiexec may have bound each rank to a CPU of its own).
 unsigned machine_cpus();
 
 // More ranks on this machine than CPUs they share.

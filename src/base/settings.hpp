@@ -52,7 +52,8 @@ struct Settings {
   std::string node;             // RAILMPI_NODE: host name given by the launcher ("" = derive)
   std::string pmi_address;      // RAILMPI_PMI_ADDRESS: mpiexec's PMI address for remote ranks
   BindMode bind;                // RAILMPI_BIND: whether mpiexec binds ranks to cores
-  unsigned machine_cpus;        // RAILMPI_MACHINE_CPUS, else this process's mask: CPUs the ranks on this machine share
+  unsigned machine_cpus;        // RAILMPI_MACHINE_CPUS, else this process's mask: CPUs the ranks on this machine
+                                // share (MPI_Init then takes mcm::MultiMethod::machine_cpus())
   unsigned local_size;          // RAILMPI_LOCAL_SIZE: ranks of the job on this node (0 = not given)
 
   // Reads the environment; a malformed value is reported and its default used.

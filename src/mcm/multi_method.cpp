@@ -1,13 +1,16 @@
 #include "mcm/multi_method.hpp"
 
 #include <net/if.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
 
+#include "base/cpus.hpp"
 #include "base/log.hpp"
 #include "mcm/rails/card.hpp"
 #include "mcm/rails/rail_list.hpp"
@@ -76,6 +79,7 @@ MultiMethod::MultiMethod(int my_rank, int job_size, std::string job_id, const ba
       host_(host_name(settings)),
       node_(node_identity(settings)),
       machine_(machine_identity()),
+      machine_cpus_(base::machine_cpus()),
       routes_(job_size, Route::tcp),
       self_(my_rank),
       lane_(static_cast<std::size_t>(job_size), 0),
@@ -138,6 +142,7 @@ std::string MultiMethod::opened_devices() const {
 std::string MultiMethod::business_card() {
   std::string card = "host=" + node_ + ";pid=" + std::to_string(::getpid());
   if (!machine_.empty()) card += ";machine=" + machine_;
+  if (const std::vector<int> cpus = base::affinity_cpus(); !cpus.empty()) card += ";cpus=" + base::cpu_list_text(cpus);
   if (shm_) card += ";shm=" + shm_->local_address();
   if (!channels_.empty()) {
     card += ";tcp=";
@@ -161,11 +166,20 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
   bool any_rails = false;
   node_ranks_.clear();
   machine_ranks_ = 0;
+  // The union of the machine's ranks' masks; unknown (empty) when a card has none.
+  std::vector<bool> machine_mask(CPU_SETSIZE, false);
+  bool masks_known = true;
   for (int r = 0; r < size_; ++r) {
     auto card = parse_card(cards[r]);
     if (r == me_ || (!machine_.empty() && card["machine"] == machine_)) {
       if (r == me_) machine_index_ = machine_ranks_;
       ++machine_ranks_;
+      std::vector<int> cpus;
+      if (base::parse_cpu_list(card["cpus"], cpus)) {
+        for (int c : cpus) machine_mask[std::size_t(c)] = true;
+      } else {
+        masks_known = false;
+      }
     }
     const bool same_host = card["host"] == node_;
     if (same_host) node_ranks_.push_back(r);
@@ -202,8 +216,16 @@ void MultiMethod::connect(std::span<const std::string> cards, device::Bootstrap 
       base::fatal("no device reaches rank %d (its card: %s); check RAILMPI_DEVICES", r, cards[r].c_str());
     }
   }
+  unsigned from_mpiexec = 0;
+  if (!base::machine_cpus_from_environment(from_mpiexec) && masks_known) {
+    const auto shared = static_cast<unsigned>(std::count(machine_mask.begin(), machine_mask.end(), true));
+    if (shared > 0) machine_cpus_ = shared;
+  }
   // Every rank connects every device it created, so that device barriers line up across ranks.
-  if (shm_) shm_->connect(shm_peers, bootstrap);
+  if (shm_) {
+    shm_->set_machine_cpus(machine_cpus_);
+    shm_->connect(shm_peers, bootstrap);
+  }
   poll_tcp_ = false;
   for (std::size_t c = 0; c < channels_.size(); ++c) {
     channels_[c].device->connect(channel_peers[c], bootstrap);

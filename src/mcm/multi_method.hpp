@@ -102,6 +102,10 @@ class MultiMethod {
   int machine_ranks() const { return machine_ranks_; }
   // This rank's position among them, in rank order (0 for the first rank on this machine).
   int machine_index() const { return machine_index_; }
+  // CPUs the ranks on this machine share: RAILMPI_MACHINE_CPUS (mpiexec's mask), else, after
+  // connect(), the union of their affinity masks from their cards (another launcher may have
+  // bound each to a CPU of its own: one-CPU masks, not one CPU), else this rank's mask.
+  unsigned machine_cpus() const { return machine_cpus_; }
   // This rank's host name: RAILMPI_NODE (set by mpiexec), else the system's host name.
   const std::string& host() const { return host_; }
   // The node's shared region for node-level collectives (node_memory.hpp); valid after connect().
@@ -139,6 +143,7 @@ class MultiMethod {
   std::string machine_;  // the card's "machine": the kernel's boot id
   int machine_ranks_ = 1;
   int machine_index_ = 0;
+  unsigned machine_cpus_;
   std::vector<Route> routes_;
   std::vector<int> node_ranks_;
   device::Figures figures_[4];

@@ -88,6 +88,7 @@ std::size_t automatic_ring_bytes(int node_ranks) {
 ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
                      const base::Settings& settings)
     : my_rank_(my_rank),
+      machine_cpus_(base::machine_cpus()),
       job_size_(job_size),
       job_id_(sanitize(job_id)),
       ring_bytes_(round_ring_bytes(settings.shm_ring_bytes != base::Settings::kAutomatic
@@ -476,9 +477,9 @@ void ShmDevice::wait(std::chrono::microseconds timeout) {
   store32(c->sleeping, 0, std::memory_order_relaxed);
 }
 
-// The CPUs the node's ranks share, not this rank's own mask (a rank mpiexec bound sees one CPU).
+// The CPUs the machine's ranks share, not this rank's own mask (a bound rank sees one CPU).
 bool ShmDevice::node_oversubscribed() const {
-  return base::oversubscribed(static_cast<int>(peers_.size()) + 1, base::machine_cpus());
+  return base::oversubscribed(static_cast<int>(peers_.size()) + 1, machine_cpus_);
 }
 
 int ShmDevice::single_copy_pid(int peer) const {

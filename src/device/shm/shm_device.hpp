@@ -76,6 +76,9 @@ class ShmDevice final : public Device {
   std::string_view name() const override { return "shm"; }
   Figures figures() const override;
   std::string local_address() override;
+  // CPUs the ranks on this machine share (mcm::MultiMethod::machine_cpus(); by default what this
+  // process alone can tell, base::machine_cpus()); set before connect(), which decides with it.
+  void set_machine_cpus(unsigned cpus) { machine_cpus_ = cpus; }
   void connect(std::span<const PeerAddress> peers, Bootstrap bootstrap) override;
   void set_handler(FrameHandler handler) override { handler_ = handler; }
   SendResult send(int peer, SendOp& op) override;
@@ -256,6 +259,7 @@ class ShmDevice final : public Device {
   std::size_t node_slot_bytes(int members) const;
 
   int my_rank_;
+  unsigned machine_cpus_;
   int job_size_;
   std::string job_id_;
   std::size_t ring_bytes_;

@@ -58,6 +58,29 @@ TEST(CpuList, WritesRanges) {
   EXPECT_EQ(cpu_list_text({0, 1, 2, 3, 6, 8, 9}), "0-3,6,8-9");
 }
 
+TEST(CpuList, ReadsWhatItWritesAndRefusesTheRest) {
+  std::vector<int> cpus;
+  ASSERT_TRUE(parse_cpu_list("0-3,6,8-9", cpus));
+  EXPECT_EQ(cpus, (std::vector<int>{0, 1, 2, 3, 6, 8, 9}));
+  ASSERT_TRUE(parse_cpu_list("5", cpus));
+  EXPECT_EQ(cpus, std::vector<int>{5});
+  ASSERT_TRUE(parse_cpu_list("3,1-2,2", cpus));  // any order, repeats once
+  EXPECT_EQ(cpus, (std::vector<int>{1, 2, 3}));
+  for (const std::vector<int>& list : {std::vector<int>{0}, std::vector<int>{1, 2, 4, 7, 8, 9, 63}}) {
+    ASSERT_TRUE(parse_cpu_list(cpu_list_text(list), cpus));
+    EXPECT_EQ(cpus, list);
+  }
+  ASSERT_TRUE(parse_cpu_list(std::to_string(CPU_SETSIZE - 1), cpus));
+  EXPECT_EQ(cpus, std::vector<int>{CPU_SETSIZE - 1});
+  cpus = {42};
+  for (const char* bad : {"", "none", "-1", "3-", "3-1", "1,", ",1", "1,,2", "a", "1 2", "0-3x"}) {
+    EXPECT_FALSE(parse_cpu_list(bad, cpus)) << '"' << bad << '"';
+  }
+  EXPECT_FALSE(parse_cpu_list(std::to_string(CPU_SETSIZE), cpus));
+  EXPECT_FALSE(parse_cpu_list("99999999999999999999", cpus));
+  EXPECT_EQ(cpus, std::vector<int>{42}) << "a refused list changed the output";
+}
+
 TEST(MachineCpus, FromTheVariableElseTheOwnMask) {
   unsetenv("RAILMPI_MACHINE_CPUS");
   const std::size_t own = affinity_cpus().size();
