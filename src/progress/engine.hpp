@@ -37,7 +37,7 @@
 // tests/mpi/noncontig_send -m 300000 (every wait for the peer's credits handed the busy loop the
 // core for a slice): 1.9 s yielding, 0.9 s keeping the core (or spinning 10 ms before yielding,
 // RAILMPI_SPIN_TIME=10000), Open MPI 1.0; bench/busy_neighbour.sh medians, 0-8 B latency 0.62 us
-// -> 0.17-0.24, osu_bw 4-64 KiB 9.4-11.6 -> 11.1-12.8 GB/s (Open MPI 0.55-0.66 us, 4.1-4.5 GB/s).
+// -> 0.17-0.24, osu_bw 4-64 KiB 9.4-11.6 -> 11.1-12.8 GB/s (Open MPI 0.55-0.66 us, 4.1-5.2 GB/s).
 //
 // Oversubscribed ranks bind themselves round robin (bind_while_uncrowded, base/self_binding.hpp):
 // bound, a yield among them reaches a rank of the job on the same core, not one the scheduler just
@@ -133,8 +133,9 @@ class Engine {
   // waits goes through here.
   bool yield_core() {
     if (!oversubscribed_) {
-      if (alone_on_core_) keep_or_yield_core();
-      else {
+      if (alone_on_core_) {
+        keep_or_yield_core();
+      } else {
         ++yields_;
         sched_yield();
       }
