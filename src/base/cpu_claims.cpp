@@ -1,0 +1,131 @@
+#include "base/cpu_claims.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "base/cpus.hpp"
+
+namespace railmpi::base {
+namespace {
+
+std::string record_name(int pid) { return std::string(CpuClaims::kPrefix) + std::to_string(pid); }
+
+// The pid a record's file name carries; false for the lock, temporary files and anything else.
+bool record_pid(const char* name, int& pid) {
+  const std::size_t prefix = std::strlen(CpuClaims::kPrefix);
+  if (std::strncmp(name, CpuClaims::kPrefix, prefix) != 0) return false;
+  const char* digits = name + prefix;
+  if (*digits == '\0' || std::strspn(digits, "0123456789") != std::strlen(digits) || std::strlen(digits) > 9)
+    return false;
+  pid = std::atoi(digits);
+  return pid > 0;
+}
+
+}  // namespace
+
+bool process_start_time(int pid, unsigned long long& out) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!in || !std::getline(in, line)) return false;
+  const std::size_t close = line.rfind(')');  // the command name may hold spaces and parentheses
+  if (close == std::string::npos) return false;
+  std::istringstream fields(line.substr(close + 1));
+  std::string field;
+  for (int n = 3; n <= 22; ++n) {
+    if (!(fields >> field)) return false;
+  }
+  char* end = nullptr;
+  out = std::strtoull(field.c_str(), &end, 10);
+  return end != field.c_str() && *end == '\0';
+}
+
+CpuClaims::CpuClaims(const std::string& folder) : folder_(folder) {
+  if (folder.empty() || folder == "none") {
+    why_not_ = "RAILMPI_CPU_CLAIMS=" + folder;
+    return;
+  }
+  const std::string lock = folder + "/" + kPrefix + "lock";
+  // O_CLOEXEC: a rank must not inherit the lock (flock holds while any descriptor is open).
+  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (lock_fd_ < 0) {
+    why_not_ = "cannot open " + lock + ": " + std::strerror(errno);
+    return;
+  }
+  ::fchmod(lock_fd_, 0666);  // other users' jobs lock it too (the umask took bits away)
+  while (::flock(lock_fd_, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    why_not_ = "cannot lock " + lock + ": " + std::strerror(errno);
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    return;
+  }
+}
+
+CpuClaims::~CpuClaims() {
+  unlock();
+  if (claimed_) ::unlink((folder_ + "/" + record_name(::getpid())).c_str());
+}
+
+void CpuClaims::unlock() {
+  if (lock_fd_ < 0) return;
+  ::close(lock_fd_);  // releases the flock
+  lock_fd_ = -1;
+}
+
+std::vector<int> CpuClaims::held_by_others() {
+  std::vector<int> held;
+  if (lock_fd_ < 0) return held;
+  DIR* dir = ::opendir(folder_.c_str());
+  if (!dir) return held;
+  const int self = ::getpid();
+  while (const dirent* e = ::readdir(dir)) {
+    int pid = 0;
+    if (!record_pid(e->d_name, pid) || pid == self) continue;
+    const std::string path = folder_ + "/" + e->d_name;
+    std::ifstream in(path);
+    unsigned long long started = 0, now_started = 0;
+    std::string list;
+    std::vector<int> cpus;
+    const bool readable = static_cast<bool>(in >> started >> list) && parse_cpu_list(list, cpus);
+    if (!readable || !process_start_time(pid, now_started) || now_started != started) {
+      ::unlink(path.c_str());  // the job is gone (or the file is not a record); another user's stays
+      continue;
+    }
+    held.insert(held.end(), cpus.begin(), cpus.end());
+  }
+  ::closedir(dir);
+  std::sort(held.begin(), held.end());
+  held.erase(std::unique(held.begin(), held.end()), held.end());
+  return held;
+}
+
+void CpuClaims::claim(const std::vector<int>& cpus) {
+  if (lock_fd_ < 0 || claimed_) {
+    unlock();
+    return;
+  }
+  unsigned long long started = 0;
+  if (!cpus.empty() && process_start_time(::getpid(), started)) {
+    const std::string path = folder_ + "/" + record_name(::getpid());
+    const std::string tmp = path + ".tmp";
+    if (FILE* f = std::fopen(tmp.c_str(), "we")) {
+      std::fprintf(f, "%llu %s\n", started, cpu_list_text(cpus).c_str());
+      const bool written = std::fclose(f) == 0;
+      claimed_ = written && ::rename(tmp.c_str(), path.c_str()) == 0;
+      if (!claimed_) ::unlink(tmp.c_str());
+    }
+  }
+  unlock();
+}
+
+}  // namespace railmpi::base
