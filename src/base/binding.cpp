@@ -64,7 +64,7 @@ std::string binding_report(BindMode mode, int machine_ranks, unsigned machine_cp
       why = "RAILMPI_MACHINE_CPUS is not set: this rank was not started by mpiexec's fork or netns launcher, "
             "the only ones that bind";
     else if (binds_ranks(mode, machine_ranks, machine_cpus, why))
-      why = "mpiexec could not bind it";
+      why = "mpiexec did not bind it (other RailMPI jobs' ranks hold CPUs of its mask, or the kernel refused)";
     text = "not bound (may run on CPUs " + cpu_list_text(own) + "): " + why;
   }
   text += "; " + std::to_string(machine_ranks) + " ranks on this machine, " + std::to_string(machine_cpus) +

@@ -60,6 +60,8 @@ constexpr std::array kSpecs{
                 "IPv4 address `mpiexec --launcher ssh` serves PMI on (empty: its first non-loopback address)."},
     SettingSpec{"RAILMPI_BIND", "auto",
                 "Whether `mpiexec` binds the ranks it starts on its own machine (fork and netns launchers; all test hosts count as one machine) to one CPU each, round robin over its own affinity mask: `auto` when they are at most its CPUs (with more, each rank binds itself the same way at MPI_Init, under any launcher, and lets go once the yields of a rank of its node show another program holding a core: two of 500 us or more), `core` always, `none` never (nor do the ranks). Ranks started through ssh are not bound by `mpiexec`."},
+    SettingSpec{"RAILMPI_CPU_CLAIMS", "/dev/shm",
+                "Folder where `mpiexec` records, while its job runs, the CPUs it bound ranks to, and reads the records of the other running jobs on the machine (one file per job, removed at exit or by the next reader once its `mpiexec` is gone): a job started while others run binds its ranks to CPUs no other RailMPI job holds (`auto`: leaves them unbound when too few are free, `core`: binds to the held ones last). Two 1-rank compute jobs started at once on 2 cores (`bench/concurrent_jobs.sh`): the slower 0.98-1.01x the time of one alone, against 1.95-2.02x with `none` and Open MPI's 1.97-2.02x (MPICH binds nothing: 0.99-1.04x). `none`: neither record nor read (each job binds from the first CPU of its mask)."},
     SettingSpec{"RAILMPI_MACHINE_CPUS", "",
                 "CPUs the ranks on this machine share, which decides whether it is oversubscribed; `mpiexec` sets it to the size of its own affinity mask for every rank it starts on its machine (a rank bound to one core sees one CPU) (empty: the rank's own affinity mask)."},
     SettingSpec{"RAILMPI_LOCAL_SIZE", "",
@@ -159,6 +161,7 @@ Settings Settings::from_environment() {
                  int(bind.size()), bind.data());
     s.bind = BindMode::automatic;
   }
+  s.cpu_claims = std::string(env_or_default(spec("RAILMPI_CPU_CLAIMS")));
   unsigned given = 0;
   const std::string_view cpus = env_or_default(spec("RAILMPI_MACHINE_CPUS"));
   if (!cpus.empty() && !machine_cpus_from_environment(given))
@@ -201,6 +204,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_NODE") return node;
   if (name == "RAILMPI_PMI_ADDRESS") return pmi_address;
   if (name == "RAILMPI_BIND") return bind_mode_name(bind);
+  if (name == "RAILMPI_CPU_CLAIMS") return cpu_claims;
   if (name == "RAILMPI_MACHINE_CPUS") return std::to_string(machine_cpus);
   if (name == "RAILMPI_LOCAL_SIZE") return local_size == 0 ? std::string() : std::to_string(local_size);
   return {};

@@ -52,6 +52,7 @@ struct Settings {
   std::string node;             // RAILMPI_NODE: host name given by the launcher ("" = derive)
   std::string pmi_address;      // RAILMPI_PMI_ADDRESS: mpiexec's PMI address for remote ranks
   BindMode bind;                // RAILMPI_BIND: whether mpiexec binds ranks to cores
+  std::string cpu_claims;       // RAILMPI_CPU_CLAIMS: folder of the running jobs' CPU records ("none": off)
   unsigned machine_cpus;        // RAILMPI_MACHINE_CPUS, else this process's mask: CPUs the ranks on this machine
                                 // share (MPI_Init then takes mcm::MultiMethod::machine_cpus())
   unsigned local_size;          // RAILMPI_LOCAL_SIZE: ranks of the job on this node (0 = not given)

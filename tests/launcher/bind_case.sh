@@ -5,6 +5,9 @@
 # expressions, @CPUS@ becomes that mask as "a,b,..." (LAUNCHER_PROG cpus N prints it) and @NCPUS@
 # its size. Skipped (exit 77) when the mask has fewer than 2 CPUs: binding is then invisible.
 set -u
+# The test has its CPUs to itself: mpiexec ignores other jobs' CPU records (ctest -j runs other
+# tests' jobs at the same time; claims_case.sh tests the records).
+export RAILMPI_CPU_CLAIMS=none
 pin=$1 rc=$2 err_re=$3 out_re=$4 prog=$5
 shift 5
 [ "$1" = "--" ] && shift

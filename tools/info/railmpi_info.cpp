@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/binding.hpp"
+#include "base/cpu_claims.hpp"
 #include "base/cpus.hpp"
 #include "base/settings.hpp"
 #include "device/self/self_device.hpp"
@@ -61,8 +62,17 @@ void print_binding(const Settings& settings) {
       break;
     case base::BindMode::none:
       std::printf("  mpiexec binds no rank\n");
-      break;
+      return;
   }
+  base::CpuClaims claims(settings.cpu_claims);
+  if (!claims.usable()) {
+    std::printf("  CPUs of other running RailMPI jobs: not known (%s)\n", claims.why_not().c_str());
+    return;
+  }
+  const std::vector<int> held = claims.held_by_others();
+  std::printf("  CPUs other running RailMPI jobs' ranks hold (records in %s): %s%s\n", settings.cpu_claims.c_str(),
+              held.empty() ? "none" : base::cpu_list_text(held).c_str(),
+              held.empty() ? "" : " (mpiexec binds to them last)");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "binding.hpp"
 
+#include <algorithm>
+
 #include "base/cpus.hpp"
 
 namespace railmpi::mpiexec {
@@ -12,7 +14,8 @@ namespace railmpi::mpiexec {
 // ssh launcher starts ranks on other machines (or, with a test agent, on this one through a chain
 // mpiexec does not see): mpiexec knows neither their CPUs nor the other jobs there, so it binds
 // none of them and leaves RAILMPI_MACHINE_CPUS unset (each rank then counts its own mask).
-BindingPlan plan_binding(base::BindMode mode, LauncherKind launcher, int nprocs, const std::vector<int>& cpus) {
+BindingPlan plan_binding(base::BindMode mode, LauncherKind launcher, int nprocs, const std::vector<int>& cpus,
+                         const std::vector<int>& held) {
   BindingPlan plan;
   plan.cpu_of_rank.assign(static_cast<std::size_t>(nprocs), -1);
   if (launcher == LauncherKind::ssh) {
@@ -25,10 +28,31 @@ BindingPlan plan_binding(base::BindMode mode, LauncherKind launcher, int nprocs,
     plan.summary = "ranks not bound: " + why;
     return plan;
   }
-  for (int r = 0; r < nprocs; ++r) plan.cpu_of_rank[std::size_t(r)] = cpus[std::size_t(r) % cpus.size()];
+  std::vector<int> order, taken;  // the mask's CPUs no other job holds, then those it does
+  for (int c : cpus) (std::binary_search(held.begin(), held.end(), c) ? taken : order).push_back(c);
+  const std::string held_text = "other RailMPI jobs' ranks hold CPUs " + base::cpu_list_text(taken);
+  if (mode == base::BindMode::automatic && std::size_t(nprocs) > order.size()) {
+    plan.summary = "ranks not bound: RAILMPI_BIND=auto and " + std::to_string(nprocs) + " ranks, but " + held_text +
+                   " of the " + std::to_string(cpus.size()) + " (" + base::cpu_list_text(cpus) +
+                   "): the scheduler may spread them over idle CPUs";
+    return plan;
+  }
+  const std::string others = taken.empty() ? std::string() : " (" + held_text + ": they come last)";
+  order.insert(order.end(), taken.begin(), taken.end());
+  for (int r = 0; r < nprocs; ++r) plan.cpu_of_rank[std::size_t(r)] = order[std::size_t(r) % order.size()];
   plan.summary = std::string("RAILMPI_BIND=") + base::bind_mode_name(mode) + ": " + std::to_string(nprocs) +
-                 " ranks bound round robin over CPUs " + base::cpu_list_text(cpus);
+                 " ranks bound round robin over CPUs " + base::cpu_list_text(cpus) + others;
   return plan;
+}
+
+std::vector<int> bound_cpus(const BindingPlan& plan) {
+  std::vector<int> cpus;
+  for (int c : plan.cpu_of_rank) {
+    if (c >= 0) cpus.push_back(c);
+  }
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
 }
 
 }  // namespace railmpi::mpiexec

@@ -151,7 +151,16 @@ void Job::launch(const std::string& path) {
   const std::string cwd = current_directory();
   char own_host[256] = {};
   ::gethostname(own_host, sizeof own_host - 1);
-  const BindingPlan binding = plan_binding(opts_.bind, opts_.launcher, opts_.nprocs, base::affinity_cpus());
+  // Other jobs' records are read and this job's written under one lock: jobs started at the same
+  // moment get different CPUs.
+  std::vector<int> held;
+  if (opts_.bind != base::BindMode::none && opts_.launcher != LauncherKind::ssh) {
+    cpu_claims_ = std::make_unique<base::CpuClaims>(opts_.cpu_claims);
+    held = cpu_claims_->held_by_others();
+    if (opts_.verbose && !cpu_claims_->usable()) say("other jobs' CPUs not known: " + cpu_claims_->why_not());
+  }
+  const BindingPlan binding = plan_binding(opts_.bind, opts_.launcher, opts_.nprocs, base::affinity_cpus(), held);
+  if (cpu_claims_) cpu_claims_->claim(bound_cpus(binding));
   if (opts_.verbose) say(binding.summary);
   for (auto& rank_ptr : ranks_) {
     Rank& rank = *rank_ptr;

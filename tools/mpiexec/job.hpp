@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cpu_claims.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "pmi_listener.hpp"
@@ -80,6 +81,7 @@ class Job {
   std::unique_ptr<PmiServer> pmi_;
   std::string agent_path_;                  // `ip` (netns) or the ssh agent
   std::unique_ptr<PmiListener> listener_;   // ssh launcher only
+  std::unique_ptr<base::CpuClaims> cpu_claims_;  // the CPUs this job's ranks hold, while it runs
   struct Unidentified {
     UniqueFd fd;
     std::string in;

@@ -77,7 +77,9 @@ void print_usage(bool to_stderr) {
       "\n"
       "Binding (RAILMPI_BIND, from -genv or the environment): auto (default) binds the ranks\n"
       "started on this machine (fork, netns) to one CPU each, round robin over mpiexec's own\n"
-      "affinity mask, when they are at most its CPUs; core always; none never.\n"
+      "affinity mask, when they are at most its CPUs; core always; none never. CPUs that\n"
+      "other running RailMPI jobs bound ranks to come last (RAILMPI_CPU_CLAIMS: their records'\n"
+      "folder, default /dev/shm; none: ignore other jobs); auto binds none when too few are free.\n"
       "\n"
       "Exit code: 0 when every rank exited 0; the code given to MPI_Abort; 128+signal when a\n"
       "rank was killed by a signal or mpiexec received one; 124 on timeout; otherwise the\n"
@@ -87,7 +89,9 @@ void print_usage(bool to_stderr) {
 
 ParseResult parse_options(int argc, char** argv) {
   Options opts;
-  opts.pmi_address = base::Settings::from_environment().pmi_address;
+  const base::Settings settings = base::Settings::from_environment();
+  opts.pmi_address = settings.pmi_address;
+  opts.cpu_claims = settings.cpu_claims;
   bool timeout_given = false;
   bool nprocs_given = false;
   std::string error;

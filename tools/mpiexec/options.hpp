@@ -24,6 +24,7 @@ struct Options {
   bool prepend_rank = false;                                // -l / -prepend-rank
   bool verbose = false;                                     // -v / --verbose
   base::BindMode bind = base::BindMode::automatic;          // RAILMPI_BIND (-genv, else environment)
+  std::string cpu_claims;                                   // RAILMPI_CPU_CLAIMS (mpiexec's environment)
   std::vector<std::string> command;                         // program and its arguments
 };
 
