@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -29,6 +28,56 @@ bool record_pid(const char* name, int& pid) {
     return false;
   pid = std::atoi(digits);
   return pid > 0;
+}
+
+// The folder is world-writable (/dev/shm) and mpiexec may run as root: no file in it is followed
+// through a symbolic link, and only regular files count (a FIFO would block the open).
+constexpr int kNoSurprises = O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+
+bool regular_file(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The lock file, created readable and writable by every user (other users' jobs lock it too; the
+// umask took bits away) or opened as it is. O_CLOEXEC: a rank must not inherit the lock (flock
+// holds while any descriptor of the open file is open).
+int open_lock(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | kNoSurprises, 0666);
+  if (fd >= 0) {
+    ::fchmod(fd, 0666);
+  } else if (errno == EEXIST) {
+    fd = ::open(path.c_str(), O_RDWR | kNoSurprises);
+  }
+  if (fd >= 0 && !regular_file(fd)) {
+    ::close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  return fd;
+}
+
+// "START CPULIST" of a record; false when it is not a regular file holding one.
+bool read_record(const std::string& path, unsigned long long& started, std::vector<int>& cpus) {
+  const int fd = ::open(path.c_str(), O_RDONLY | kNoSurprises);
+  if (fd < 0) return false;
+  char text[256] = {};
+  const ssize_t n = regular_file(fd) ? ::read(fd, text, sizeof text - 1) : -1;
+  ::close(fd);
+  if (n <= 0) return false;
+  std::istringstream in(std::string(text, static_cast<std::size_t>(n)));
+  std::string list;
+  return static_cast<bool>(in >> started >> list) && parse_cpu_list(list, cpus);
+}
+
+// Writes `text` to a new file `path` (none may be there: a stale one is removed first).
+bool write_new_file(const std::string& path, const std::string& text) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | kNoSurprises, 0644);
+  if (fd < 0 && errno == EEXIST && ::unlink(path.c_str()) == 0)
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | kNoSurprises, 0644);
+  if (fd < 0) return false;
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  return ::close(fd) == 0 && written;
 }
 
 }  // namespace
@@ -55,13 +104,11 @@ CpuClaims::CpuClaims(const std::string& folder) : folder_(folder) {
     return;
   }
   const std::string lock = folder + "/" + kPrefix + "lock";
-  // O_CLOEXEC: a rank must not inherit the lock (flock holds while any descriptor is open).
-  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  lock_fd_ = open_lock(lock);
   if (lock_fd_ < 0) {
     why_not_ = "cannot open " + lock + ": " + std::strerror(errno);
     return;
   }
-  ::fchmod(lock_fd_, 0666);  // other users' jobs lock it too (the umask took bits away)
   while (::flock(lock_fd_, LOCK_EX) != 0) {
     if (errno == EINTR) continue;
     why_not_ = "cannot lock " + lock + ": " + std::strerror(errno);
@@ -92,12 +139,9 @@ std::vector<int> CpuClaims::held_by_others() {
     int pid = 0;
     if (!record_pid(e->d_name, pid) || pid == self) continue;
     const std::string path = folder_ + "/" + e->d_name;
-    std::ifstream in(path);
     unsigned long long started = 0, now_started = 0;
-    std::string list;
     std::vector<int> cpus;
-    const bool readable = static_cast<bool>(in >> started >> list) && parse_cpu_list(list, cpus);
-    if (!readable || !process_start_time(pid, now_started) || now_started != started) {
+    if (!read_record(path, started, cpus) || !process_start_time(pid, now_started) || now_started != started) {
       ::unlink(path.c_str());  // the job is gone (or the file is not a record); another user's stays
       continue;
     }
@@ -118,12 +162,9 @@ void CpuClaims::claim(const std::vector<int>& cpus) {
   if (!cpus.empty() && process_start_time(::getpid(), started)) {
     const std::string path = folder_ + "/" + record_name(::getpid());
     const std::string tmp = path + ".tmp";
-    if (FILE* f = std::fopen(tmp.c_str(), "we")) {
-      std::fprintf(f, "%llu %s\n", started, cpu_list_text(cpus).c_str());
-      const bool written = std::fclose(f) == 0;
-      claimed_ = written && ::rename(tmp.c_str(), path.c_str()) == 0;
-      if (!claimed_) ::unlink(tmp.c_str());
-    }
+    claimed_ = write_new_file(tmp, std::to_string(started) + " " + cpu_list_text(cpus) + "\n") &&
+               ::rename(tmp.c_str(), path.c_str()) == 0;
+    if (!claimed_) ::unlink(tmp.c_str());
   }
   unlock();
 }

@@ -173,6 +173,36 @@ TEST_F(CpuClaimsTest, NoneOrAMissingFolderRecordsNothing) {
   EXPECT_TRUE(fs::is_empty(folder_));
 }
 
+// The folder is world-writable and mpiexec may run as root: links are not followed, and a FIFO
+// where a record should be does not block.
+TEST_F(CpuClaimsTest, LinksAndFifosInTheFolderAreNotFollowed) {
+  const std::string target = folder_ + "/target";
+  std::ofstream(target) << "secret\n";
+  ASSERT_EQ(::chmod(target.c_str(), 0600), 0);
+  const std::string lock = folder_ + "/" + CpuClaims::kPrefix + "lock";
+  ASSERT_EQ(::symlink(target.c_str(), lock.c_str()), 0);
+  {
+    CpuClaims claims(folder_);
+    EXPECT_FALSE(claims.usable());
+  }
+  struct stat st {};
+  ASSERT_EQ(::stat(target.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);  // not made writable by all
+  ASSERT_EQ(::unlink(lock.c_str()), 0);
+
+  unsigned long long parent_started = 0;
+  ASSERT_TRUE(process_start_time(::getppid(), parent_started));
+  std::ofstream(target) << parent_started << " 7\n";  // a valid record, reached only through a link
+  ASSERT_EQ(::symlink(target.c_str(), record_of(::getppid()).c_str()), 0);
+  ASSERT_EQ(::mkfifo(record_of(1).c_str(), 0644), 0);
+  CpuClaims claims(folder_);
+  ASSERT_TRUE(claims.usable()) << claims.why_not();
+  EXPECT_TRUE(claims.held_by_others().empty());
+  EXPECT_FALSE(fs::exists(fs::symlink_status(record_of(::getppid()))));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(record_of(1))));
+  EXPECT_TRUE(fs::exists(target));
+}
+
 TEST_F(CpuClaimsTest, TheLockIsSharedAcrossUsers) {
   { CpuClaims claims(folder_); }
   struct stat st {};
