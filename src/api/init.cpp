@@ -106,7 +106,7 @@ int initialize(const char* call, int required, int* provided) {
   tune_for_oversubscription(*in);
   in->progress = std::make_unique<progress::Engine>(*in->mcm, in->settings);
   if (base::binds_itself(in->settings.bind, in->mcm->machine_ranks(), in->settings.machine_cpus))
-    in->progress->bind_while_uncrowded(in->mcm->machine_index());
+    in->progress->bind_while_uncrowded(in->mcm->machine_index(), in->settings.self_bind_cpu);
   in->p2p = std::make_unique<p2p::Engine>(*in->mcm, in->settings.header_cache);
   in->p2p->set_peer_failed_hook(&on_peer_failed, nullptr);
   in->progress->set_hook(progress::Engine::HookSlot::point_to_point, &p2p::Engine::flush_copies, in->p2p.get(),

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -57,17 +58,50 @@ int open_lock(const std::string& path) {
   return fd;
 }
 
-// "START CPULIST" of a record; false when it is not a regular file holding one.
+// A record's text: "START CPULIST RANKS", RANKS the number of ranks on each CPU of the list in
+// its order ("1,3"). `cpus`: one entry per rank, in increasing order.
+std::string record_text(unsigned long long started, const std::vector<int>& cpus) {
+  std::vector<int> distinct = cpus;
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::string ranks;
+  for (int c : distinct) {
+    if (!ranks.empty()) ranks += ',';
+    ranks += std::to_string(std::count(cpus.begin(), cpus.end(), c));
+  }
+  return std::to_string(started) + " " + cpu_list_text(distinct) + " " + ranks + "\n";
+}
+
+constexpr std::size_t kMostRanks = 1 << 16;
+
+// A record's start time and its ranks' CPUs (one entry per rank); false when it is not a regular
+// file holding one. A record without RANKS (written by an earlier mpiexec) has one rank a CPU.
 bool read_record(const std::string& path, unsigned long long& started, std::vector<int>& cpus) {
   const int fd = ::open(path.c_str(), O_RDONLY | kNoSurprises);
   if (fd < 0) return false;
-  char text[256] = {};
+  char text[4096] = {};
   const ssize_t n = regular_file(fd) ? ::read(fd, text, sizeof text - 1) : -1;
   ::close(fd);
   if (n <= 0) return false;
   std::istringstream in(std::string(text, static_cast<std::size_t>(n)));
-  std::string list;
-  return static_cast<bool>(in >> started >> list) && parse_cpu_list(list, cpus);
+  std::string list, ranks;
+  std::vector<int> distinct;
+  if (!(in >> started >> list) || !parse_cpu_list(list, distinct)) return false;
+  if (!(in >> ranks)) {
+    cpus = distinct;
+    return true;
+  }
+  if (std::count(ranks.begin(), ranks.end(), ',') + 1 != static_cast<std::ptrdiff_t>(distinct.size())) return false;
+  const char* next = ranks.c_str();
+  for (int c : distinct) {
+    char* end = nullptr;
+    const long k = std::strtol(next, &end, 10);
+    // Anyone may write in the folder: a record of more ranks than kMostRanks is not one.
+    if (end == next || (*end != ',' && *end != '\0') || k < 1 || cpus.size() + std::size_t(k) > kMostRanks)
+      return false;
+    cpus.insert(cpus.end(), static_cast<std::size_t>(k), c);
+    next = *end ? end + 1 : end;
+  }
+  return true;
 }
 
 // Writes `text` to a new file `path` (none may be there: a stale one is removed first).
@@ -149,7 +183,6 @@ std::vector<int> CpuClaims::held_by_others() {
   }
   ::closedir(dir);
   std::sort(held.begin(), held.end());
-  held.erase(std::unique(held.begin(), held.end()), held.end());
   return held;
 }
 
@@ -162,7 +195,9 @@ void CpuClaims::claim(const std::vector<int>& cpus) {
   if (!cpus.empty() && process_start_time(::getpid(), started)) {
     const std::string path = folder_ + "/" + record_name(::getpid());
     const std::string tmp = path + ".tmp";
-    claimed_ = write_new_file(tmp, std::to_string(started) + " " + cpu_list_text(cpus) + "\n") &&
+    std::vector<int> sorted = cpus;
+    std::sort(sorted.begin(), sorted.end());
+    claimed_ = write_new_file(tmp, record_text(started, sorted)) &&
                ::rename(tmp.c_str(), path.c_str()) == 0;
     if (!claimed_) ::unlink(tmp.c_str());
   }

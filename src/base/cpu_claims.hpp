@@ -8,7 +8,9 @@
 // (`railmpi-cpus.lock`, flock) makes reading the others' records and writing one's own one step,
 // so jobs started at the same moment still get different CPUs. A record whose process is gone
 // (or whose pid now names a process started at another time) is removed by the next reader: a
-// killed mpiexec holds nothing.
+// killed mpiexec holds nothing. A record also says how many of the job's ranks each CPU runs
+// (oversubscribed jobs put several on one), so a job started beside it puts its own ranks where
+// fewest run.
 #pragma once
 
 #include <string>
@@ -33,11 +35,13 @@ class CpuClaims {
   // Why the record is not usable ("" when it is).
   const std::string& why_not() const { return why_not_; }
 
-  // CPUs the live jobs of other processes hold, in increasing order; removes the records of
-  // processes that are gone.
+  // CPUs the live jobs of other processes run ranks on, one entry per rank (a CPU with two of
+  // their ranks appears twice), in increasing order; removes the records of processes that are
+  // gone.
   std::vector<int> held_by_others();
 
-  // Records `cpus` as this process's (nothing when empty) and releases the lock. Once.
+  // Records `cpus`, the CPU of each rank of this process's job (any order; nothing when empty),
+  // and releases the lock. Once.
   void claim(const std::vector<int>& cpus);
 
  private:

@@ -3,17 +3,20 @@
 #include <dirent.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "base/cpus.hpp"
 
 namespace railmpi::base {
 
-bool SelfBinding::bind(int index) {
+bool SelfBinding::bind(int index, int planned) {
   if (bound() || index < 0) return false;
   std::vector<int> mask = affinity_cpus();
   if (mask.size() < 2) return false;
-  const int cpu = mask[static_cast<std::size_t>(index) % mask.size()];
+  const int cpu = std::find(mask.begin(), mask.end(), planned) != mask.end()
+                      ? planned
+                      : mask[static_cast<std::size_t>(index) % mask.size()];
   if (!set_affinity_cpus({&cpu, 1})) return false;
   mask_ = std::move(mask);
   cpu_ = cpu;

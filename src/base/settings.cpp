@@ -61,9 +61,11 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_BIND", "auto",
                 "Whether `mpiexec` binds the ranks it starts on its own machine (fork and netns launchers; all test hosts count as one machine) to one CPU each, round robin over its own affinity mask: `auto` when they are at most its CPUs (with more, each rank binds itself the same way at MPI_Init, under any launcher, and lets go once the yields of a rank of its node show another program holding a core: two of 500 us or more), `core` always, `none` never (nor do the ranks). Ranks started through ssh are not bound by `mpiexec`."},
     SettingSpec{"RAILMPI_CPU_CLAIMS", "/dev/shm",
-                "Folder where `mpiexec` records, while its job runs, the CPUs it bound ranks to, and reads the records of the other running jobs on the machine (one file per job, removed at exit or by the next reader once its `mpiexec` is gone): a job started while others run binds its ranks to CPUs no other RailMPI job holds (`auto`: leaves them unbound when too few are free, `core`: binds to the held ones last). Two 1-rank compute jobs started at once on 2 cores (`bench/concurrent_jobs.sh`): the slower 0.98-1.01x the time of one alone, against 1.95-2.02x with `none` and Open MPI's 1.97-2.02x (MPICH binds nothing: 0.99-1.04x). `none`: neither record nor read (each job binds from the first CPU of its mask)."},
+                "Folder where `mpiexec` records, while its job runs, the CPUs it bound ranks to (or, oversubscribed, planned for them: `RAILMPI_SELF_BIND_CPU`) and how many on each, and reads the records of the other running jobs on the machine (one file per job, removed at exit or by the next reader once its `mpiexec` is gone): a job started while others run binds its ranks to CPUs no other RailMPI job holds (`auto`: leaves them unbound when too few are free, `core`: binds to the held ones last). Two 1-rank compute jobs started at once on 2 cores (`bench/concurrent_jobs.sh`): the slower 0.98-1.01x the time of one alone, against 1.95-2.02x with `none` and Open MPI's 1.97-2.02x (MPICH binds nothing: 0.99-1.04x). `none`: neither record nor read (each job binds from the first CPU of its mask)."},
     SettingSpec{"RAILMPI_MACHINE_CPUS", "",
                 "CPUs the ranks on this machine share, which decides whether it is oversubscribed; `mpiexec` sets it to the size of its own affinity mask for every rank it starts on its machine (a rank bound to one core sees one CPU) (empty: the rank's own affinity mask)."},
+    SettingSpec{"RAILMPI_SELF_BIND_CPU", "",
+                "CPU a rank binds itself to at MPI_Init when it binds itself (`RAILMPI_BIND=auto`, more ranks on the machine than CPUs); `mpiexec` sets it for every rank it starts so, going round robin over its mask from the CPUs where other running RailMPI jobs (`RAILMPI_CPU_CLAIMS`) run the fewest ranks: two 3-rank jobs on 2 CPUs run 3 ranks on each, not 4 and 2 (two 3-rank compute jobs started at once, `NP=3 bash bench/concurrent_jobs.sh`: the slower 1.50-1.58x the time of one alone, against 1.95-2.03x with `RAILMPI_CPU_CLAIMS=none`, MPICH 1.86-1.92x, Open MPI 1.78-2.08x) (empty, or a CPU not in the rank's mask: the rank's position among the machine's ranks, round robin over its mask)."},
     SettingSpec{"RAILMPI_LOCAL_SIZE", "",
                 "Ranks of the job on this rank's node; `mpiexec` sets it for every rank it starts. It sizes the shared-memory rings when `RAILMPI_SHM_RING_BYTES` is empty (empty: the job's size)."},
 };
@@ -168,6 +170,8 @@ Settings Settings::from_environment() {
     std::fprintf(stderr, "RailMPI: RAILMPI_MACHINE_CPUS=%.*s is not a positive CPU count; using this process's mask\n",
                  int(cpus.size()), cpus.data());
   s.machine_cpus = base::machine_cpus();
+  const std::size_t self_bind_cpu = read_size_or_automatic("RAILMPI_SELF_BIND_CPU");
+  s.self_bind_cpu = self_bind_cpu == kAutomatic ? -1 : static_cast<int>(std::min<std::size_t>(self_bind_cpu, 1u << 20));
   const std::size_t local = read_size_or_automatic("RAILMPI_LOCAL_SIZE");
   s.local_size = local == kAutomatic ? 0 : static_cast<unsigned>(std::min<std::size_t>(local, 1u << 20));
   return s;
@@ -206,6 +210,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_BIND") return bind_mode_name(bind);
   if (name == "RAILMPI_CPU_CLAIMS") return cpu_claims;
   if (name == "RAILMPI_MACHINE_CPUS") return std::to_string(machine_cpus);
+  if (name == "RAILMPI_SELF_BIND_CPU") return self_bind_cpu < 0 ? std::string() : std::to_string(self_bind_cpu);
   if (name == "RAILMPI_LOCAL_SIZE") return local_size == 0 ? std::string() : std::to_string(local_size);
   return {};
 }

@@ -55,6 +55,7 @@ struct Settings {
   std::string cpu_claims;       // RAILMPI_CPU_CLAIMS: folder of the running jobs' CPU records ("none": off)
   unsigned machine_cpus;        // RAILMPI_MACHINE_CPUS, else this process's mask: CPUs the ranks on this machine
                                 // share (MPI_Init then takes mcm::MultiMethod::machine_cpus())
+  int self_bind_cpu;            // RAILMPI_SELF_BIND_CPU: CPU an oversubscribed rank binds itself to (-1 = by index)
   unsigned local_size;          // RAILMPI_LOCAL_SIZE: ranks of the job on this node (0 = not given)
 
   // Reads the environment; a malformed value is reported and its default used.

@@ -101,8 +101,9 @@ class Engine {
   // rank letting go for itself, 24.1 with the word, against 14.5 and 13.2 unbound in the same
   // rounds; the transient is the scheduler's either way). False, changing nothing, when not
   // oversubscribed or the rank cannot bind (its mask has one CPU, the kernel refuses).
-  bool bind_while_uncrowded(int machine_index) {
-    if (!oversubscribed_ || !binding_.bind(machine_index)) return false;
+  // `cpu`: the CPU mpiexec planned for this rank (RAILMPI_SELF_BIND_CPU), -1 for none.
+  bool bind_while_uncrowded(int machine_index, int cpu = -1) {
+    if (!oversubscribed_ || !binding_.bind(machine_index, cpu)) return false;
     crowded_word_ = mcm_.node_memory().crowded_word();
     return true;
   }

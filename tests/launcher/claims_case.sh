@@ -4,10 +4,12 @@
 # two CPUs of the test's mask, A and B: a holder job's one rank takes A; then a 1-rank job binds
 # to B, a 2-rank job stays unbound (auto: too few CPUs free), a 3-rank job with RAILMPI_BIND=core
 # goes B, A, B, and with RAILMPI_CPU_CLAIMS=none a job binds to A as before. A holder killed
-# with SIGKILL leaves its record; the next job drops it and binds to A. Skipped (77) on a 1-CPU
-# mask.
+# with SIGKILL leaves its record; the next job drops it and binds to A. Oversubscribed jobs
+# (MPI_PROG: self_bind_prog) bind themselves at MPI_Init to the CPUs mpiexec planned: beside a
+# 3-rank holder (2 ranks on A, 1 on B, as its record says) a 3-rank job's ranks go B, A, B (3
+# ranks on each), without records A, B, A. Skipped (77) on a 1-CPU mask.
 set -u
-prog=$1 mpiexec=$2
+prog=$1 mpiexec=$2 mpi_prog=$3
 here=$(cd "$(dirname "$0")" && pwd)
 cpus=$("$prog" cpus 2)
 case $cpus in
@@ -28,8 +30,8 @@ stop_holder() {  # SIGNAL: ends the holder mpiexec (first: a rank ended first en
 trap 'stop_holder KILL; rm -rf "$dir"' EXIT
 export RAILMPI_CPU_CLAIMS=$dir
 status=0
-start_holder() {
-  taskset -c "$cpus" "$mpiexec" -n 1 sleep 60 >/dev/null 2>&1 &
+start_holder() {  # [RANKS]
+  taskset -c "$cpus" "$mpiexec" -n "${1:-1}" sleep 60 >/dev/null 2>&1 &
   holder=$!
   for _ in $(seq 1 100); do
     [ -f "$dir/railmpi-cpus.$holder" ] && return 0
@@ -46,7 +48,7 @@ case_() {  # NAME EXPECTED_STDERR EXPECTED_STDOUT MPIEXEC_ARGS...
 }
 
 start_holder
-read -r _ held <"$dir/railmpi-cpus.$holder"
+read -r _ held _ <"$dir/railmpi-cpus.$holder"
 [ "$held" = "$a" ] || { echo "FAIL: the holder's record says CPUs '$held', expected $a"; status=1; }
 case_ free_cpu "other RailMPI jobs' ranks hold CPUs $a: they come last" "binding ok: bound" \
   -v -n 1 "$prog" binding bound "$b,$a"
@@ -59,6 +61,15 @@ stop_holder KILL
 [ -f "$dir/railmpi-cpus.$killed" ] || { echo "FAIL: a killed mpiexec's record went away by itself"; status=1; }
 case_ killed_holder "" "binding ok: bound" -n 1 "$prog" binding bound "$a,$b"
 [ -f "$dir/railmpi-cpus.$killed" ] && { echo "FAIL: the killed holder's record is still there"; status=1; }
+stop_holder TERM
+start_holder 3
+read -r _ held ranks <"$dir/railmpi-cpus.$holder"
+[ "$held $ranks" = "$a,$b 2,1" ] || [ "$held $ranks" = "$a-$b 2,1" ] ||
+  { echo "FAIL: the oversubscribed holder's record says '$held $ranks', expected CPUs $a,$b with 2,1 ranks"; status=1; }
+case_ oversubscribed_beside "each binds itself at MPI_Init, round robin over CPUs $b,$a" "self-bound CPUs: $b $a $b" \
+  -v -n 3 "$mpi_prog"
+RAILMPI_CPU_CLAIMS=none case_ oversubscribed_claims_off "" "self-bound CPUs: $a $b $a" -n 3 "$mpi_prog"
+stop_holder TERM
 start_holder
 stop_holder TERM
 left=$(ls "$dir")

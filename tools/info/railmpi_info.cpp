@@ -1,6 +1,7 @@
 // railmpi_info: what this RailMPI build offers and which settings are in force.
 //   railmpi_info              version, devices with their figures, settings with values
 //   railmpi_info --markdown   the settings table for README.md (generated from the one table)
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -69,10 +70,17 @@ void print_binding(const Settings& settings) {
     std::printf("  CPUs of other running RailMPI jobs: not known (%s)\n", claims.why_not().c_str());
     return;
   }
-  const std::vector<int> held = claims.held_by_others();
-  std::printf("  CPUs other running RailMPI jobs' ranks hold (records in %s): %s%s\n", settings.cpu_claims.c_str(),
-              held.empty() ? "none" : base::cpu_list_text(held).c_str(),
-              held.empty() ? "" : " (mpiexec binds to them last)");
+  const std::vector<int> held = claims.held_by_others();  // one entry per rank, sorted
+  std::string per_cpu;
+  for (auto it = held.begin(); it != held.end();) {
+    const auto next = std::upper_bound(it, held.end(), *it);
+    per_cpu += (per_cpu.empty() ? "" : ", ") + std::string("CPU ") + std::to_string(*it) + ": " +
+               std::to_string(next - it) + (next - it == 1 ? " rank" : " ranks");
+    it = next;
+  }
+  std::printf("  Ranks of other running RailMPI jobs (records in %s): %s%s\n", settings.cpu_claims.c_str(),
+              held.empty() ? "none" : per_cpu.c_str(),
+              held.empty() ? "" : " (mpiexec binds to these CPUs last, those with the most ranks last)");
 }
 
 }  // namespace

@@ -160,7 +160,7 @@ void Job::launch(const std::string& path) {
     if (opts_.verbose && !cpu_claims_->usable()) say("other jobs' CPUs not known: " + cpu_claims_->why_not());
   }
   const BindingPlan binding = plan_binding(opts_.bind, opts_.launcher, opts_.nprocs, base::affinity_cpus(), held);
-  if (cpu_claims_) cpu_claims_->claim(bound_cpus(binding));
+  if (cpu_claims_) cpu_claims_->claim(claimed_cpus(binding));
   if (opts_.verbose) say(binding.summary);
   for (auto& rank_ptr : ranks_) {
     Rank& rank = *rank_ptr;
@@ -184,6 +184,8 @@ void Job::launch(const std::string& path) {
     env.push_back("RAILMPI_NODE=" + host);
     if (binding.machine_cpus > 0) env.push_back("RAILMPI_MACHINE_CPUS=" + std::to_string(binding.machine_cpus));
     const int cpu = binding.cpu_of_rank[std::size_t(rank.index)];
+    if (const int own = binding.self_bind_cpu_of_rank[std::size_t(rank.index)]; own >= 0)
+      env.push_back("RAILMPI_SELF_BIND_CPU=" + std::to_string(own));
     if (listener_) {
       env.push_back("PMI_PORT=" + listener_->endpoint());
       env.push_back("PMI_ID=" + r);

@@ -26,7 +26,7 @@ constexpr std::string_view kOwnedVariables[] = {
     "PMI_RANK",      "PMI_SIZE",         "PMI_SPAWNED",
     "PMI_DEBUG",     "RAILMPI_JOBID",    "RAILMPI_LOCAL_RANK",
     "RAILMPI_LOCAL_SIZE", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
-    "RAILMPI_NODE",  "RAILMPI_MACHINE_CPUS",
+    "RAILMPI_NODE",  "RAILMPI_MACHINE_CPUS", "RAILMPI_SELF_BIND_CPU",
 };
 
 std::string_view name_of(std::string_view entry) {

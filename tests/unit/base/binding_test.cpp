@@ -187,6 +187,28 @@ TEST(SelfBinding, ReleaseFreesThreadsThatInheritedTheCpu) {
   EXPECT_EQ(affinity_cpus(), mask);
 }
 
+// mpiexec plans each oversubscribed rank's CPU (RAILMPI_SELF_BIND_CPU); a CPU outside the mask
+// falls back to the index.
+TEST(SelfBinding, TakesThePlannedCpuWhenTheMaskHoldsIt) {
+  SavedMask saved;
+  const std::vector<int> mask = affinity_cpus();
+  if (mask.size() < 2) GTEST_SKIP() << "binding needs a mask of 2 CPUs at least";
+  {
+    SelfBinding b;
+    ASSERT_TRUE(b.bind(0, mask.back()));
+    EXPECT_EQ(b.cpu(), mask.back());
+    EXPECT_EQ(affinity_cpus(), std::vector<int>{mask.back()});
+    EXPECT_TRUE(b.release());
+  }
+  EXPECT_EQ(affinity_cpus(), mask);
+  const int outside = mask.back() + 1;
+  SelfBinding b;
+  ASSERT_TRUE(b.bind(1, outside));
+  EXPECT_EQ(b.cpu(), mask[1]);
+  EXPECT_TRUE(b.release());
+  EXPECT_EQ(affinity_cpus(), mask);
+}
+
 TEST(SelfBinding, AOneCpuMaskOrANegativeIndexBindsNothing) {
   SavedMask saved;
   const std::vector<int> mask = affinity_cpus();

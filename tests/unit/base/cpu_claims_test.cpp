@@ -124,6 +124,34 @@ TEST_F(CpuClaimsTest, ALiveProcesssRecordCounts) {
   EXPECT_TRUE(fs::exists(record_of(::getppid())));
 }
 
+// Oversubscribed jobs run several ranks a CPU: a record counts them, so the next job can start
+// where the fewest run. A record without the counts (an earlier mpiexec's) has one rank a CPU.
+TEST_F(CpuClaimsTest, RanksPerCpuAreCounted) {
+  ClaimingChild other(folder_, {1, 0, 1, 0, 1});
+  ASSERT_GT(other.pid, 0);
+  std::ifstream in(record_of(other.pid));
+  unsigned long long started = 0;
+  std::string list, ranks;
+  in >> started >> list >> ranks;
+  EXPECT_EQ(list, "0-1");
+  EXPECT_EQ(ranks, "2,3");
+  unsigned long long parent_started = 0;
+  ASSERT_TRUE(process_start_time(::getppid(), parent_started));
+  write_record(::getppid(), parent_started, "1,4");  // no counts
+  {
+    CpuClaims claims(folder_);
+    EXPECT_EQ(claims.held_by_others(), (std::vector<int>{0, 0, 1, 1, 1, 1, 4}));
+  }
+  EXPECT_EQ(other.finish(), 0);
+  // Counts that do not match the list make no record.
+  for (const char* bad : {"1,4 1", "1,4 1,2,3", "1,4 0,1", "1,4 x,1", "1,4 1,2,", "1,4 1,999999999"}) {
+    write_record(::getppid(), parent_started, bad);
+    CpuClaims claims(folder_);
+    EXPECT_TRUE(claims.held_by_others().empty()) << bad;
+    EXPECT_FALSE(fs::exists(record_of(::getppid()))) << bad;
+  }
+}
+
 // A job that has read the others' records holds the lock until it wrote its own: one started at
 // the same moment waits, then sees it.
 TEST_F(CpuClaimsTest, ReadingAndClaimingIsOneStep) {

@@ -57,6 +57,22 @@ TEST(Settings, EveryDeclaredSettingHasAValue) {
   }
 }
 
+TEST(Settings, SelfBindCpuIsEmptyUnlessGiven) {
+  unsetenv("RAILMPI_SELF_BIND_CPU");
+  Settings s = Settings::from_environment();
+  EXPECT_EQ(s.self_bind_cpu, -1);
+  EXPECT_EQ(s.value_text("RAILMPI_SELF_BIND_CPU"), "");
+  setenv("RAILMPI_SELF_BIND_CPU", "3", 1);
+  s = Settings::from_environment();
+  EXPECT_EQ(s.self_bind_cpu, 3);
+  EXPECT_EQ(s.value_text("RAILMPI_SELF_BIND_CPU"), "3");
+  setenv("RAILMPI_SELF_BIND_CPU", "0", 1);
+  EXPECT_EQ(Settings::from_environment().self_bind_cpu, 0);
+  setenv("RAILMPI_SELF_BIND_CPU", "first", 1);  // malformed: reported, the rank's index decides
+  EXPECT_EQ(Settings::from_environment().self_bind_cpu, -1);
+  unsetenv("RAILMPI_SELF_BIND_CPU");
+}
+
 TEST(Settings, RingBytesAndLocalSizeAreEmptyUnlessGiven) {
   unsetenv("RAILMPI_SHM_RING_BYTES");
   unsetenv("RAILMPI_LOCAL_SIZE");
