@@ -121,7 +121,12 @@ class PairLineEnd {
     return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(w)).load(mo);
   }
   static void store(std::uint32_t& w, std::uint32_t v, std::memory_order mo) {
-    std::atomic_ref<std::uint32_t>(w).store(v, mo);
+    std::atomic_ref<std::uint32_t> a(w);
+    switch (mo) {  // a constant order for GCC (see detail::store in ring.hpp)
+      case std::memory_order_relaxed: a.store(v, std::memory_order_relaxed); break;
+      case std::memory_order_seq_cst: a.store(v, std::memory_order_seq_cst); break;
+      default: a.store(v, std::memory_order_release); break;
+    }
   }
 
   PairLine* line_ = nullptr;

@@ -103,8 +103,16 @@ namespace detail {
 inline std::uint64_t load(const std::uint64_t& w, std::memory_order mo) {
   return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(w)).load(mo);
 }
+// GCC compiles an order that is not a constant as seq_cst (on x86 a locked `xchg`, which waits
+// for every earlier store to reach the cache): the orders are spelled out so that a release
+// store passed down through a function that was not inlined stays a plain move.
 inline void store(std::uint64_t& w, std::uint64_t v, std::memory_order mo) {
-  std::atomic_ref<std::uint64_t>(w).store(v, mo);
+  std::atomic_ref<std::uint64_t> a(w);
+  switch (mo) {
+    case std::memory_order_relaxed: a.store(v, std::memory_order_relaxed); break;
+    case std::memory_order_seq_cst: a.store(v, std::memory_order_seq_cst); break;
+    default: a.store(v, std::memory_order_release); break;
+  }
 }
 inline CellHeader* header_of(Cell* c) { return reinterpret_cast<CellHeader*>(c); }
 }  // namespace detail
@@ -145,7 +153,8 @@ class RingProducer {
   std::size_t window() const { return window_; }
 
   // Copies the frame in and publishes it; false when there is not enough free space now.
-  // `publish` orders the final seq store (seq_cst when the caller checks a sleep flag after it).
+  // `publish` orders the final seq store (the shm device passes release and orders it before its
+  // look at the peer's sleep flag itself: ShmDevice::ring_doorbell).
   // Precondition: header_len <= 64 and frame_cells(header_len, payload_len) <= max_frame_cells().
   bool try_write(const std::byte* header, std::uint32_t header_len, const std::byte* payload,
                  std::size_t payload_len,
@@ -359,8 +368,9 @@ class RingConsumer {
         ++r.frames;
       }
       if (head_ - published_ >= batch_) {
-        // seq_cst: the caller then checks the producer's sleep flag (Dekker pairing).
-        detail::store(control_->head, head_, std::memory_order_seq_cst);
+        // The caller then checks the producer's sleep flag (Dekker pairing: see
+        // ShmDevice::ring_doorbell, which orders this store before that load).
+        detail::store(control_->head, head_, std::memory_order_release);
         published_ = head_;
         r.released = true;
       }

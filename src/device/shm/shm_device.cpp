@@ -303,6 +303,7 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
       stream_eager_limit_ = std::min(kStreamEagerLimit, stream_eager_limit_);
     }
   }
+  light_fence_ = register_light_fence_side();
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
 }
@@ -321,15 +322,15 @@ void ShmDevice::wake(Peer& p) {
   futex_wake_all(&p.ctrl->doorbell);
 }
 
-// seq_cst publication: ring_doorbell() then checks the peer's sleep flag (Dekker pairing).
+// Release publication: ring_doorbell() then orders it before the peer's sleep flag is read.
 inline bool ShmDevice::write_frame(Peer& p, const SendOp& op) {
   if (op.layout == nullptr) [[likely]]
-    return p.out.try_write(op.header.data(), op.header_len, op.payload, op.payload_len, std::memory_order_seq_cst);
+    return p.out.try_write(op.header.data(), op.header_len, op.payload, op.payload_len, std::memory_order_release);
   // A gathered payload: its runs are copied segment-wise straight into the cells.
   return p.out.try_write_with(
       op.header.data(), op.header_len, op.payload_len,
       [&op](std::byte* to, std::size_t n) { base::gather(*op.layout, op.layout_offset, {to, n}); },
-      std::memory_order_seq_cst);
+      std::memory_order_release);
 }
 
 SendResult ShmDevice::send(int peer, SendOp& op) {
@@ -468,6 +469,11 @@ void ShmDevice::wait(std::chrono::microseconds timeout) {
   SegmentControl* c = my_ctrl();
   const std::uint32_t bell = load32(c->doorbell, std::memory_order_seq_cst);
   store32(c->sleeping, 1, std::memory_order_seq_cst);
+  // The peers publish with release stores and read `sleeping` after a fence that may be only a
+  // compiler barrier (ring_doorbell): this side's barrier covers their CPUs. Should the kernel
+  // refuse it here (a peer could register only where it does not), a frame could go unnoticed
+  // until the sleep's timeout ends it.
+  heavy_fence();
   if (!anything_to_do(std::memory_order_seq_cst)) {
     auto until_check = std::chrono::duration_cast<std::chrono::microseconds>(
         next_liveness_check_ - now);
