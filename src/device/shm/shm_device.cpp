@@ -303,7 +303,7 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
       stream_eager_limit_ = std::min(kStreamEagerLimit, stream_eager_limit_);
     }
   }
-  light_fence_ = register_light_fence_side();
+  light_fence_ = register_for_process_barriers();
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
 }
@@ -470,10 +470,9 @@ void ShmDevice::wait(std::chrono::microseconds timeout) {
   const std::uint32_t bell = load32(c->doorbell, std::memory_order_seq_cst);
   store32(c->sleeping, 1, std::memory_order_seq_cst);
   // The peers publish with release stores and read `sleeping` after a fence that may be only a
-  // compiler barrier (ring_doorbell): this side's barrier covers their CPUs. Should the kernel
-  // refuse it here (a peer could register only where it does not), a frame could go unnoticed
-  // until the sleep's timeout ends it.
-  heavy_fence();
+  // compiler barrier (ring_doorbell): this side's barrier covers their CPUs (and the seq_cst
+  // store above this one's).
+  process_barrier();
   if (!anything_to_do(std::memory_order_seq_cst)) {
     auto until_check = std::chrono::duration_cast<std::chrono::microseconds>(
         next_liveness_check_ - now);

@@ -38,10 +38,10 @@
 
 #include "base/settings.hpp"
 #include "device/device.hpp"
-#include "device/shm/asymmetric_fence.hpp"
 #include "device/shm/node_region.hpp"
 #include "device/shm/pair_channel.hpp"
 #include "device/shm/pair_line.hpp"
+#include "device/shm/process_barrier.hpp"
 #include "device/shm/segment.hpp"
 
 namespace railmpi::device::shm {
@@ -237,11 +237,11 @@ class ShmDevice final : public Device {
   SegmentControl* my_ctrl() const { return reinterpret_cast<SegmentControl*>(segment_.data()); }
   // Wakes the peer if it sleeps, after this rank published a frame (or released room) with a
   // release store. Dekker pairing with the peer's wait(): store of `sleeping`, then a re-check of
-  // the rings. The store-then-load order on this side is a compiler barrier when this process
-  // registered for the peer's membarrier (asymmetric_fence.hpp), else a full fence.
+  // the rings. The store-then-load order on this side is a compiler barrier when this process is
+  // registered for the sleeper's process_barrier() (process_barrier.hpp), else a full fence.
   void ring_doorbell(Peer& p) const {
     if (light_fence_) [[likely]] {
-      light_fence();
+      std::atomic_signal_fence(std::memory_order_seq_cst);
     } else {
       std::atomic_thread_fence(std::memory_order_seq_cst);
     }
@@ -289,7 +289,8 @@ class ShmDevice final : public Device {
   std::size_t shared_copy_min_ = kNoSingleCopy;
   std::size_t single_copy_whole_max_ = 0;
   bool single_copy_ = false;
-  // This process registered for the sleepers' membarrier: ring_doorbell() needs no CPU fence.
+  // This process is registered for the sleepers' process_barrier(): ring_doorbell() needs no CPU
+  // fence.
   bool light_fence_ = false;
   bool connected_ = false;
   bool unlinked_ = true;
