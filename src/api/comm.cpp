@@ -41,6 +41,15 @@ int PMPI_Comm_size(MPI_Comm comm, int* size) {
 }
 #pragma weak MPI_Comm_size = PMPI_Comm_size
 
+// No process of a job is started by MPI_Comm_spawn (mpiexec starts them all): no parent.
+int PMPI_Comm_get_parent(MPI_Comm* parent) {
+  require_running("MPI_Comm_get_parent");
+  if (!parent) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_get_parent", "parent is NULL");
+  *parent = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
+
 int PMPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
   require_running("MPI_Comm_get_name");
   core::Communicator* c;

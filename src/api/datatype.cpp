@@ -1,5 +1,6 @@
 // Datatype queries: sizes, extents, names, envelope/contents, commit/free/dup, addresses.
 #include <cstring>
+#include <span>
 
 #include "api/checks.hpp"
 #include "api/datatype_util.hpp"
@@ -90,6 +91,36 @@ const char* builtin_name(MPI_Datatype type) {
 }  // namespace
 
 extern "C" {
+
+// The Fortran-sized type of the class with that size (what SELECTED_REAL_KIND and friends lead to).
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
+  const char* call = "MPI_Type_match_size";
+  require_running(call);
+  if (!datatype) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "datatype is NULL");
+  static constexpr MPI_Datatype kReal[] = {MPI_REAL4, MPI_REAL8, MPI_REAL16};
+  static constexpr MPI_Datatype kInteger[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8};
+  static constexpr MPI_Datatype kComplex[] = {MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
+  std::span<const MPI_Datatype> candidates;
+  switch (typeclass) {
+    case MPI_TYPECLASS_REAL: candidates = kReal; break;
+    case MPI_TYPECLASS_INTEGER: candidates = kInteger; break;
+    case MPI_TYPECLASS_COMPLEX: candidates = kComplex; break;
+    default:
+      return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                         "typeclass=%d is not MPI_TYPECLASS_REAL, MPI_TYPECLASS_INTEGER or MPI_TYPECLASS_COMPLEX",
+                         typeclass);
+  }
+  for (MPI_Datatype t : candidates) {
+    std::size_t tsize = 0;
+    if (check_type(call, MPI_COMM_WORLD, t, tsize) == MPI_SUCCESS && tsize == static_cast<std::size_t>(size)) {
+      *datatype = t;
+      return MPI_SUCCESS;
+    }
+  }
+  return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "no predefined type of typeclass %d has size=%d", typeclass,
+                     size);
+}
+#pragma weak MPI_Type_match_size = PMPI_Type_match_size
 
 int PMPI_Type_size(MPI_Datatype type, int* size) {
   require_running("MPI_Type_size");

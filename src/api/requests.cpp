@@ -230,6 +230,35 @@ int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype type, MPI_Count* 
 }
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 
+namespace {
+
+// The status then holds the bytes of `count` basic elements of the type, so that MPI_Get_elements
+// returns count, as the standard says (and Open MPI does; MPICH 4.0.2 stores count copies of the
+// type instead, the same for a predefined type).
+int set_elements(const char* call, MPI_Status* status, MPI_Datatype type, MPI_Count count) {
+  require_running(call);
+  if (!status || status == MPI_STATUS_IGNORE) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "status is NULL");
+  std::size_t tsize;
+  if (int e = check_type(call, MPI_COMM_WORLD, type, tsize)) return e;
+  if (count < 0) return raise_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "count=%lld is negative", (long long)count);
+  const bool cancelled = status->count_hi_and_cancelled & 1;
+  const std::size_t bytes = core::bytes_of_elements(instance().types, type, static_cast<std::size_t>(count));
+  set_status(status, status->MPI_SOURCE, status->MPI_TAG, bytes, cancelled, MPI_SUCCESS);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype type, int count) {
+  return set_elements("MPI_Status_set_elements", status, type, count);
+}
+#pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
+
+int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype type, MPI_Count count) {
+  return set_elements("MPI_Status_set_elements_x", status, type, count);
+}
+#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+
 int PMPI_Status_set_cancelled(MPI_Status* status, int flag) {
   if (!status) return MPI_ERR_ARG;
   status->count_hi_and_cancelled = (status->count_hi_and_cancelled & ~1) | (flag ? 1 : 0);

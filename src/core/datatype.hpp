@@ -104,6 +104,9 @@ inline constexpr std::size_t kNotWholeElements = static_cast<std::size_t>(-1);
 // type a trailing partial basic element is not counted (as MPICH does); for a predefined type a
 // partial element gives kNotWholeElements (MPI_UNDEFINED for the caller, like MPI_Get_count).
 std::size_t count_elements(const dtype::TypeTable& tb, int type, std::size_t bytes);
+// The reverse: the bytes that the first `elements` basic elements of a sequence of `type` take,
+// so that count_elements() of them gives `elements` back (MPI_Status_set_elements).
+std::size_t bytes_of_elements(const dtype::TypeTable& tb, int type, std::size_t elements);
 
 // The "external32" representation (big-endian, fixed sizes: MPI_LONG is 4 bytes).
 std::size_t external32_size(const dtype::TypeTable& tb, std::size_t count, int type);

@@ -654,6 +654,30 @@ std::size_t count_elements(const dtype::TypeTable& tb, int type, std::size_t byt
   return elements;
 }
 
+std::size_t bytes_of_elements(const dtype::TypeTable& tb, int type, std::size_t elements) {
+  Datatype scratch;
+  const Datatype* t = dtype::lookup(tb, type, scratch, true);
+  if (!t || t->size == 0 || t->elements == 0) return 0;
+  std::size_t bytes = (elements / t->elements) * t->size;
+  std::size_t left = elements % t->elements;  // basic elements into one more copy of the type
+  walk(*t, 1, [&](std::ptrdiff_t, std::size_t len, int basic) {
+    if (left == 0) return false;
+    bool valid;
+    const std::size_t bs = builtin_size(basic, valid);
+    const std::size_t per = dtype::pair_factor(basic);
+    const std::size_t run = len / bs * per;  // basic elements in this run
+    if (left >= run) {
+      bytes += len;
+      left -= run;
+    } else {
+      bytes += left / per * bs;
+      left = 0;
+    }
+    return left > 0;
+  });
+  return bytes;
+}
+
 std::size_t external32_size(const dtype::TypeTable& tb, std::size_t count, int type) {
   Datatype scratch;
   const Datatype* t = dtype::lookup(tb, type, scratch, true);
