@@ -1,4 +1,4 @@
-// Communicator queries, error handlers and error strings.
+// Communicator queries (rank, size, name, parent, info), error handlers and error strings.
 #include <cstring>
 
 #include "api/checks.hpp"
@@ -49,6 +49,32 @@ int PMPI_Comm_get_parent(MPI_Comm* parent) {
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
+
+// No communicator hint changes what this library does (it recognizes none): MPI_Comm_set_info
+// checks the hints and keeps none, MPI_Comm_get_info returns a new, empty info object (the hints
+// in use), as the standard allows.
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+  const char* call = "MPI_Comm_set_info";
+  require_running(call);
+  core::Communicator* c;
+  if (int e = check_comm(call, comm, c)) return e;
+  // MPI_INFO_NULL is no info object (MPI_ERR_INFO, as Open MPI; MPICH 4.0.2 says MPI_ERR_ARG).
+  if (!instance().infos.find(info))
+    return raise_error(comm, MPI_ERR_INFO, call, "info=0x%x is not a valid info object", static_cast<unsigned>(info));
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
+  const char* call = "MPI_Comm_get_info";
+  require_running(call);
+  core::Communicator* c;
+  if (int e = check_comm(call, comm, c)) return e;
+  if (!info_used) return raise_error(comm, MPI_ERR_ARG, call, "info_used is NULL");
+  *info_used = instance().infos.add({});
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
 
 int PMPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
   require_running("MPI_Comm_get_name");

@@ -1,5 +1,8 @@
 // Request life cycle: persistent requests, MPI_Start, MPI_Cancel, MPI_Request_free, and the
-// status queries MPI_Get_count / MPI_Get_elements / MPI_Test_cancelled.
+// status queries and setters (MPI_Get_count / MPI_Get_elements / MPI_Test_cancelled,
+// MPI_Status_set_elements / MPI_Status_set_cancelled, MPI_Status_c2f / MPI_Status_f2c).
+#include <cstring>
+
 #include "api/bsend.hpp"
 #include "api/completion.hpp"
 #include "api/typed_buffer.hpp"
@@ -258,6 +261,32 @@ int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype type, MPI_Count 
   return set_elements("MPI_Status_set_elements_x", status, type, count);
 }
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+
+// A status in Fortran's INTEGER array form: the same five ints (MPI_F_STATUS_SIZE) in the same
+// order (the MPICH ABI).
+static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+
+int PMPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
+  const char* call = "MPI_Status_c2f";
+  if (!c_status || c_status == MPI_STATUS_IGNORE || c_status == MPI_STATUSES_IGNORE)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "c_status is NULL or MPI_STATUS_IGNORE");
+  if (!f_status || f_status == MPI_F_STATUS_IGNORE || f_status == MPI_F_STATUSES_IGNORE)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "f_status is NULL or MPI_F_STATUS_IGNORE");
+  std::memcpy(f_status, c_status, sizeof(MPI_Status));
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Status_c2f = PMPI_Status_c2f
+
+int PMPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) {
+  const char* call = "MPI_Status_f2c";
+  if (!f_status || f_status == MPI_F_STATUS_IGNORE || f_status == MPI_F_STATUSES_IGNORE)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "f_status is NULL or MPI_F_STATUS_IGNORE");
+  if (!c_status || c_status == MPI_STATUS_IGNORE || c_status == MPI_STATUSES_IGNORE)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "c_status is NULL or MPI_STATUS_IGNORE");
+  std::memcpy(c_status, f_status, sizeof(MPI_Status));
+  return MPI_SUCCESS;
+}
+#pragma weak MPI_Status_f2c = PMPI_Status_f2c
 
 int PMPI_Status_set_cancelled(MPI_Status* status, int flag) {
   if (!status) return MPI_ERR_ARG;

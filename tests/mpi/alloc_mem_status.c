@@ -1,6 +1,7 @@
 /* alloc_mem_status: MPI_Alloc_mem / MPI_Free_mem (aligned memory used as send and receive
  * buffers around a ring), MPI_Status_set_elements(_x) read back by MPI_Get_elements(_x) and
- * MPI_Get_count (source, tag and the cancelled flag kept), MPI_Type_match_size for every
+ * MPI_Get_count (source, tag and the cancelled flag kept), MPI_Status_c2f / MPI_Status_f2c,
+ * MPI_Type_match_size for every
  * Fortran size, MPI_Comm_get_parent (MPI_COMM_NULL: mpiexec started every rank) and
  * MPI_Pcontrol; with MPI_ERRORS_RETURN, their bad arguments give the right error class. */
 #include "mpitest.h" /* first: defines _GNU_SOURCE */
@@ -84,6 +85,18 @@ static void status_set_elements(void) {
     MPI_OK(MPI_Type_free(&mixed));
 #endif
     MPI_OK(MPI_Type_free(&pair));
+    /* Fortran's INTEGER array form and back */
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    MPI_Status back;
+    MPI_OK(MPI_Status_set_elements(&st, MPI_INT, 9));
+    MPI_OK(MPI_Status_c2f(&st, f));
+    MPI_OK(MPI_Status_f2c(f, &back));
+    CHECK(back.MPI_SOURCE == 3 && back.MPI_TAG == 44 && back.MPI_ERROR == st.MPI_ERROR, "f2c(c2f) source %d tag %d",
+          back.MPI_SOURCE, back.MPI_TAG);
+    MPI_OK(MPI_Get_count(&back, MPI_INT, &n));
+    CHECK(n == 9, "Get_count after f2c(c2f) %d, want 9", n);
+    MPI_OK(MPI_Test_cancelled(&back, &flag));
+    CHECK(flag == 1, "cancelled flag lost by c2f/f2c");
     MPI_OK(MPI_Status_set_elements(&st, MPI_BYTE, 0));
     MPI_OK(MPI_Get_count(&st, MPI_BYTE, &n));
     CHECK(n == 0, "Get_count %d after 0 elements", n);
@@ -135,6 +148,11 @@ static void bad_arguments(void) {
     mt_check_error_class(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, NULL), MPI_ERR_ARG,
                          "MPI_Type_match_size NULL datatype");
     mt_check_error_class(MPI_Comm_get_parent(NULL), MPI_ERR_ARG, "MPI_Comm_get_parent NULL");
+#ifndef MT_REFERENCE_MPICH_402 /* the class is not specified: MPICH says MPI_ERR_OTHER */
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    mt_check_error_class(MPI_Status_c2f(MPI_STATUS_IGNORE, f), MPI_ERR_ARG, "MPI_Status_c2f MPI_STATUS_IGNORE");
+    mt_check_error_class(MPI_Status_f2c(MPI_F_STATUS_IGNORE, &st), MPI_ERR_ARG, "MPI_Status_f2c MPI_F_STATUS_IGNORE");
+#endif
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 
