@@ -11,7 +11,8 @@
 // cores busy, a yield hands the core to one of them for its whole time slice, and a rank that
 // keeps yielding runs last (EEVDF pushes a yielding task's deadline back): then a woken sleeper is
 // served first. So when this machine runs more ranks than this rank has cores, a yield that takes
-// kLongYield or longer ends the yielding, and for kCrowdedFor the waits of this rank sleep right
+// kLongYield or longer while more tasks are runnable than the job's ranks awake (others_runnable:
+// a virtual machine's host stopping the CPU makes long yields too) ends the yielding, and for kCrowdedFor the waits of this rank sleep right
 // after spinning (bench/oversub_loop ring, 8 ranks on 2 cores beside other busy programs, load
 // 5-7, medians of 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s).
 // kLongYield (500 us) lies between the two causes of a long yield: a busy program gets at least
@@ -47,12 +48,15 @@
 #include <sched.h>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "base/cpus.hpp"
 #include "base/log.hpp"
+#include "base/runnable_tasks.hpp"
 #include "base/self_binding.hpp"
 #include "base/settings.hpp"
 #include "mcm/multi_method.hpp"
@@ -83,19 +87,13 @@ class Engine {
         spin_time_(static_cast<std::int64_t>(settings.spin_time_us)),
         oversubscribed_(oversubscribed),
         alone_on_core_(one_cpu && !oversubscribed),
-        verbose_(settings.verbose > 0) {}
-
-  // Long yields of a self-bound rank that make it let go. One is not enough: a rank still
-  // starting up, or a hiccup of the host, holds a core that long now and then (8 ranks on 2 cores
-  // without other programs, the ring of bench/oversub_loop: one long yield in about one run of
-  // ten, at the first yield or at four ranks at once), while a busy program makes every yield on
-  // its core long.
-  static constexpr unsigned kLongYieldsToLetGo = 2;
+        verbose_(settings.verbose > 0),
+        asleep_word_(mcm.node_memory().asleep_word()) {}
 
   // On an oversubscribed machine, binds this rank to the CPU at `machine_index` (its position
   // among the machine's ranks) round robin over its mask, until yields show another program
-  // holding a core (base/self_binding.hpp): the rank that sees its kLongYieldsToLetGo-th long
-  // yield sets the node's crowded word, and every bound rank lets go at its next yield: ranks on
+  // holding a core (base/self_binding.hpp): the rank whose yields show it first (see
+  // yield_shows_crowding()) sets the node's crowded word, and every bound rank lets go at its next yield: ranks on
   // a core no program crowds would otherwise stay pinned while the scheduler moves the others
   // (measured beside one busy loop, 8 ranks, 2 cores, 1000 x 8 B allreduce: 25.3 ms with each
   // rank letting go for itself, 24.1 with the word, against 14.5 and 13.2 unbound in the same
@@ -118,8 +116,37 @@ class Engine {
   // Polls between two clock reads while spinning for spin_time().
   static constexpr unsigned kPollsPerClockRead = 64;
 
-  // Whether a yield that took `took` shows other programs holding the cores.
+  // Whether a yield that took `took` may show other programs holding the cores (others_runnable()
+  // tells whether it does).
   static bool yield_was_long(Clock::duration took) { return took >= kLongYield; }
+
+  // Whether `runnable` tasks on the machine (-1: unknown) are more than the node's `ranks` that
+  // are not `asleep`: then a program other than the job's ranks wants a CPU. A long yield alone
+  // does not show one: the host of a virtual machine stops its CPUs for milliseconds now and then,
+  // and a yield then takes that long with nothing else to run (8 ranks on 2 cores, the ring of
+  // bench/oversub_loop, in a phase where this machine's host was busy: yields of 0.5-4 ms in most
+  // runs, each making the ranks let go of their binding and sleep; ring 0.10-1.7 s against
+  // 0.039 s in the runs without one).
+  // A rank woken from its sleep is runnable before it counts itself awake: with ranks asleep, one
+  // more runnable task is not taken as another program (without this margin, one rank taking a
+  // kernel thread's moment for a program made others sleep, and their wake-ups the next ones:
+  // 2 runs of 25 where every rank let go of its binding).
+  static bool others_runnable(int runnable, int ranks, int asleep) {
+    return runnable < 0 || runnable > ranks - asleep;
+  }
+  // Long yields taken as the host stopping this CPU, not as other programs on the cores (see
+  // yield_shows_crowding()).
+  std::uint64_t stalls() const { return stalls_; }
+  // Reads the runnable count from `path` instead of /proc/loadavg (tests).
+  void count_runnable_from(std::string path) { runnable_ = std::make_unique<base::RunnableTasks>(std::move(path)); }
+
+  // Runs `sleep` (a wait in the kernel) with this rank counted among the node's sleeping ranks.
+  template <class Sleep>
+  void asleep(Sleep&& sleep) {
+    if (asleep_word_) std::atomic_ref(*asleep_word_).fetch_add(1, std::memory_order_relaxed);
+    sleep();
+    if (asleep_word_) std::atomic_ref(*asleep_word_).fetch_sub(1, std::memory_order_relaxed);
+  }
 
   // Yields a wait starting now may make before it sleeps: none while the cores are crowded.
   unsigned yields_now() const { return crowded_until_ > Clock::now() ? 0 : yield_; }
@@ -146,13 +173,13 @@ class Engine {
     const auto t0 = Clock::now();
     sched_yield();
     const auto t1 = Clock::now();
-    if (!yield_was_long(t1 - t0)) {
+    if (!yield_shows_crowding(t1 - t0)) {
       if (binding_.bound() && crowded_word_ && std::atomic_ref(*crowded_word_).load(std::memory_order_relaxed))
         [[unlikely]] let_go_of_binding(nullptr);
       return true;
     }
     crowded_until_ = t1 + kCrowdedFor;
-    if (binding_.bound() && ++long_yields_ >= kLongYieldsToLetGo) [[unlikely]] {
+    if (binding_.bound()) [[unlikely]] {
       if (crowded_word_) std::atomic_ref(*crowded_word_).store(1, std::memory_order_relaxed);
       const auto took = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0);
       let_go_of_binding(&took);
@@ -240,7 +267,7 @@ class Engine {
     ++yields_;
     sched_yield();
     const auto t1 = Clock::now();
-    if (!yield_was_long(t1 - t0)) return;
+    if (!yield_shows_crowding(t1 - t0)) return;
     keep_core_until_ = t1 + kKeepCoreFor;
     if (verbose_ && !kept_core_before_) {
       const auto took = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0);
@@ -249,6 +276,34 @@ class Engine {
                      static_cast<long long>(took.count()), static_cast<long long>(kKeepCoreFor.count()));
     }
     kept_core_before_ = true;
+  }
+
+  // Whether a yield that took `took` shows other programs holding the cores: it was long, so was
+  // another of the kYieldWindow before it, and others_runnable() holds. A busy program on the core
+  // takes it at one yield in a few (every rank there yields to it in turn), the host stops a CPU
+  // now and then, and a kernel thread is runnable for a moment now and then. Any other long yield
+  // counts as a stall (the first one logged when verbose).
+  bool yield_shows_crowding(Clock::duration took) {
+    const bool long_yield = yield_was_long(took);
+    long_yields_seen_ = (long_yields_seen_ << 1) | (long_yield ? 1u : 0u);
+    if (!long_yield) return false;
+    if (std::popcount(long_yields_seen_ & kYieldWindowMask) >= 2 && others_runnable_now()) return true;
+    if (verbose_ && stalls_ == 0) {
+      const auto us = std::chrono::duration_cast<std::chrono::microseconds>(took);
+      base::log_info("waits: a yield took %lld us, the first in %u yields or with no more tasks runnable on the "
+                     "machine than ranks of this job awake: taken as a stall of the host, not as other programs on "
+                     "the cores",
+                     static_cast<long long>(us.count()), kYieldWindow);
+    }
+    ++stalls_;
+    return false;
+  }
+  static constexpr unsigned kYieldWindow = 32;
+  static constexpr std::uint64_t kYieldWindowMask = (std::uint64_t{1} << (kYieldWindow + 1)) - 1;  // this yield and the window
+  bool others_runnable_now() {
+    if (!runnable_) runnable_ = std::make_unique<base::RunnableTasks>();
+    const int asleep = asleep_word_ ? int(std::atomic_ref(*asleep_word_).load(std::memory_order_relaxed)) : 0;
+    return others_runnable(runnable_->count(), mcm_.machine_ranks(), asleep);
   }
 
   // `took`: the long yield of this rank; nullptr when another rank of the node saw one.
@@ -272,7 +327,7 @@ class Engine {
     auto slice = mcm_.wait_wakes_on_arrival() ? kLongestSlice : kShortestSlice;
     while (!done()) {
       ++sleeps_;
-      mcm_.wait(slice);
+      asleep([&] { mcm_.wait(slice); });
       if (poll() > 0) return done();
       if (slice < kLongestSlice) slice *= 2;
     }
@@ -293,11 +348,14 @@ class Engine {
   Clock::time_point keep_core_until_{};  // while alone_on_core_
   base::SelfBinding binding_;
   std::uint32_t* crowded_word_ = nullptr;  // the node's (mcm::NodeMemory), while bound
-  unsigned long_yields_ = 0;               // while bound
   unsigned idle_tests_ = 0;
   std::uint64_t yields_ = 0;
   std::uint64_t sleeps_ = 0;
   Clock::time_point crowded_until_{};
+  std::uint32_t* asleep_word_ = nullptr;  // the node's (mcm::NodeMemory)
+  std::unique_ptr<base::RunnableTasks> runnable_;  // made at the first long yield
+  std::uint64_t stalls_ = 0;
+  std::uint64_t long_yields_seen_ = 0;  // bit i: the yield i yields ago was long
   struct Hook {
     int (*run)(void*) = nullptr;
     void* ctx = nullptr;

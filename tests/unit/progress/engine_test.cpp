@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <thread>
 
 namespace railmpi::progress {
@@ -83,8 +85,8 @@ TEST(ProgressEngine, YieldToBusyProgramMakesWaitsSleepAtOnce) {
   EXPECT_EQ(engine.yields_now(), 200u);
 }
 
-// An oversubscribed rank binds itself round robin, and a yield that hands its core to a busy
-// program makes it let go: back to the whole mask it started with.
+// An oversubscribed rank binds itself round robin, and yields that hand its core to a busy
+// program make it let go: back to the whole mask it started with.
 TEST(ProgressEngine, SelfBoundRankLetsGoWhenABusyProgramHoldsItsCore) {
   const std::vector<int> mask = base::affinity_cpus();
   if (mask.size() < 2) GTEST_SKIP() << "binding needs a mask of 2 CPUs at least";
@@ -97,27 +99,84 @@ TEST(ProgressEngine, SelfBoundRankLetsGoWhenABusyProgramHoldsItsCore) {
   EXPECT_EQ(engine.binding().cpu(), cpu);
   EXPECT_EQ(base::affinity_cpus(), std::vector<int>{cpu});
   {
-    // One long yield: still bound (a hiccup, not yet a busy program).
     BusyNeighbour busy;  // on `cpu`, the only CPU of this process now
     ASSERT_TRUE(busy.running());
-    bool long_seen = false;
-    for (int i = 0; i < 1000 && !long_seen; ++i) long_seen = !engine.yield_core();
-    ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 500 us";
-  }
-  static_assert(Engine::kLongYieldsToLetGo == 2);
-  EXPECT_TRUE(engine.binding().bound());
-  EXPECT_EQ(base::affinity_cpus(), std::vector<int>{cpu});
-  {
-    // The second lets go.
-    BusyNeighbour busy;
-    ASSERT_TRUE(busy.running());
-    bool long_seen = false;
-    for (int i = 0; i < 1000 && !long_seen; ++i) long_seen = !engine.yield_core();
-    ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 500 us";
+    int yields = 0;
+    bool crowded = false;
+    for (; yields < 1000 && !crowded; ++yields) crowded = !engine.yield_core();
+    ASSERT_TRUE(crowded) << "no two yields to a busy process on the same core took 500 us";
+    EXPECT_GE(yields, 2) << "one long yield alone showed crowding";
     EXPECT_FALSE(engine.binding().bound());
     EXPECT_EQ(base::affinity_cpus(), mask);
   }
   base::set_affinity_cpus(mask);  // BusyNeighbour restored the one CPU it found
+}
+
+// Writes a /proc/loadavg-like file saying `runnable` tasks are runnable; removed with the scope.
+class LoadavgFile {
+ public:
+  explicit LoadavgFile(int runnable) {
+    char name[] = "/tmp/railmpi-loadavg-XXXXXX";
+    const int fd = mkstemp(name);
+    path_ = name;
+    const std::string text = "0.10 0.20 0.30 " + std::to_string(runnable) + "/123 4567\n";
+    if (fd >= 0) {
+      (void)!write(fd, text.data(), text.size());
+      close(fd);
+    }
+  }
+  ~LoadavgFile() { unlink(path_.c_str()); }
+  LoadavgFile(const LoadavgFile&) = delete;
+  LoadavgFile& operator=(const LoadavgFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Long yields while the machine runs no more tasks than the job's ranks awake (a virtual
+// machine's host stopping its CPU) are stalls: the rank keeps yielding and stays bound. The same
+// yields with one task more runnable show crowding.
+TEST(ProgressEngine, LongYieldsWithNothingElseRunnableAreStalls) {
+  const std::vector<int> mask = base::affinity_cpus();
+  if (mask.size() < 2) GTEST_SKIP() << "binding needs a mask of 2 CPUs at least";
+  const base::Settings s = settings_with_yields(200);
+  mcm::MultiMethod mcm(0, 1, "progress-unit", s);  // one rank on this machine
+  Engine engine(mcm, s, /*oversubscribed=*/true);
+  ASSERT_TRUE(engine.bind_while_uncrowded(0));
+  const int cpu = mask[0];
+  {
+    const LoadavgFile one(1);  // the rank itself: the busy process below does not show
+    engine.count_runnable_from(one.path());
+    BusyNeighbour busy;
+    ASSERT_TRUE(busy.running());
+    for (int i = 0; i < 1000 && engine.stalls() < 3; ++i) EXPECT_TRUE(engine.yield_core());
+    ASSERT_GE(engine.stalls(), 3u) << "no three yields to a busy process on the same core took 500 us";
+    EXPECT_EQ(engine.yields_now(), 200u);
+    EXPECT_TRUE(engine.binding().bound());
+    EXPECT_EQ(base::affinity_cpus(), std::vector<int>{cpu});
+  }
+  {
+    const LoadavgFile two(2);
+    engine.count_runnable_from(two.path());
+    BusyNeighbour busy;
+    ASSERT_TRUE(busy.running());
+    bool crowded = false;
+    for (int i = 0; i < 1000 && !crowded; ++i) crowded = !engine.yield_core();
+    ASSERT_TRUE(crowded);
+    EXPECT_EQ(engine.yields_now(), 0u);
+    EXPECT_FALSE(engine.binding().bound());
+  }
+  base::set_affinity_cpus(mask);
+}
+
+TEST(ProgressEngine, OthersRunnableCountsTheRanksAwake) {
+  EXPECT_FALSE(Engine::others_runnable(8, 8, 0));  // the 8 ranks
+  EXPECT_TRUE(Engine::others_runnable(9, 8, 0));
+  EXPECT_FALSE(Engine::others_runnable(5, 8, 3));
+  EXPECT_TRUE(Engine::others_runnable(6, 8, 3));
+  EXPECT_FALSE(Engine::others_runnable(0, 8, 8));
+  EXPECT_TRUE(Engine::others_runnable(-1, 8, 0));  // unknown: as before the count existed
 }
 
 // With a core per rank (mpiexec binds those that fit), the engine binds nothing.
