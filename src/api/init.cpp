@@ -15,7 +15,7 @@ namespace railmpi::api {
 namespace {
 
 // Polls a waiting rank spins before yielding on an oversubscribed machine (tune_for_oversubscription).
-constexpr unsigned kOversubscribedSpinCount = 20;
+constexpr unsigned kOversubscribedSpinCount = 0;
 
 double monotonic_seconds() {
   timespec ts;
@@ -66,9 +66,13 @@ void make_communicators(Instance& in) {
 }
 
 // More ranks on this machine than cores it may use: a waiting rank should give its core to the
-// rank it waits for almost at once, so spinning is cut short (unless the user set the spin count).
-// bench/oversub_loop, 8 ranks on 2 cores, medians of 10 interleaved runs (2026-11-25): 1000 x
-// allreduce 10.3 ms with 50 polls, 7.5 with 20, 9.7 with 10; 1000 x ring 42.4, 38.9, 34.2 ms.
+// rank it waits for at once, so it does not spin (unless the user set the spin count): the rank
+// it waits for mostly shares its core, and runs only once it yields. bench/oversub_loop on 2
+// cores, medians of interleaved runs (2026-11-27, after the shm frames lost their locked store):
+// 8 ranks, 15 runs, 1000 x ring 36.2 ms with 20 polls, 35.9 with 5, 33.7 with 0 (11 runs before:
+// 35.4 against 29.3), allreduce 8.5, 8.2, 8.2 ms (7.5 against 6.9); 3 ranks, 11 runs, ring 8.0
+// ms with 20, 7.4 with 1, 7.3 with 0, allreduce 2.4 ms each. (2026-11-25, 10 runs: allreduce
+// 10.3 ms with 50 polls, 7.5 with 20, 9.7 with 10; ring 42.4, 38.9, 34.2 ms.)
 void tune_for_oversubscription(Instance& in) {
   if (base::oversubscribed(in.mcm->machine_ranks(), in.settings.machine_cpus) &&
       !base::Settings::is_set("RAILMPI_SPIN_COUNT"))
