@@ -10,11 +10,12 @@
 // machine an interrupt to a halted core takes tens of microseconds). When other programs keep the
 // cores busy, a yield hands the core to one of them for its whole time slice, and a rank that
 // keeps yielding runs last (EEVDF pushes a yielding task's deadline back): then a woken sleeper is
-// served first. So when this machine runs more ranks than this rank has cores, a yield that takes
-// kLongYield or longer while more tasks are runnable than the job's ranks awake (others_runnable:
-// a virtual machine's host stopping the CPU makes long yields too) ends the yielding, and for kCrowdedFor the waits of this rank sleep right
-// after spinning (bench/oversub_loop ring, 8 ranks on 2 cores beside other busy programs, load
-// 5-7, medians of 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s).
+// served first. So when this machine runs more ranks than this rank has cores, yields that show
+// other programs (yield_shows_crowding(): long, close together, and more tasks runnable than the
+// job's ranks awake; a virtual machine's host stopping the CPU makes long yields too) end the
+// yielding, and for kCrowdedFor the waits of this rank sleep right after spinning
+// (bench/oversub_loop ring, 8 ranks on 2 cores beside other busy programs, load 5-7, medians of
+// 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s).
 // kLongYield (500 us) lies between the two causes of a long yield: a busy program gets at least
 // the scheduler's smallest slice (0.75 ms on one CPU, more with more CPUs), while the job's own
 // ranks on the core seldom hold it that long. In the 8-rank ring on 2 cores without other
@@ -93,8 +94,8 @@ class Engine {
   // On an oversubscribed machine, binds this rank to the CPU at `machine_index` (its position
   // among the machine's ranks) round robin over its mask, until yields show another program
   // holding a core (base/self_binding.hpp): the rank whose yields show it first (see
-  // yield_shows_crowding()) sets the node's crowded word, and every bound rank lets go at its next yield: ranks on
-  // a core no program crowds would otherwise stay pinned while the scheduler moves the others
+  // yield_shows_crowding()) sets the node's crowded word, and every bound rank lets go at its
+  // next yield: ranks on a core no program crowds would otherwise stay pinned while the scheduler moves the others
   // (measured beside one busy loop, 8 ranks, 2 cores, 1000 x 8 B allreduce: 25.3 ms with each
   // rank letting go for itself, 24.1 with the word, against 14.5 and 13.2 unbound in the same
   // rounds; the transient is the scheduler's either way). False, changing nothing, when not
@@ -126,11 +127,10 @@ class Engine {
   // and a yield then takes that long with nothing else to run (8 ranks on 2 cores, the ring of
   // bench/oversub_loop, in a phase where this machine's host was busy: yields of 0.5-4 ms in most
   // runs, each making the ranks let go of their binding and sleep; ring 0.10-1.7 s against
-  // 0.039 s in the runs without one).
-  // A rank woken from its sleep is runnable before it counts itself awake: with ranks asleep, one
-  // more runnable task is not taken as another program (without this margin, one rank taking a
-  // kernel thread's moment for a program made others sleep, and their wake-ups the next ones:
-  // 2 runs of 25 where every rank let go of its binding).
+  // 0.039 s in the runs without one). The count alone errs the other way now and then: a kernel
+  // thread is runnable for a moment, and a rank woken from its sleep is runnable before it counts
+  // itself awake (2 runs of 25 where every rank let go): yield_shows_crowding() asks for two long
+  // yields close together too.
   static bool others_runnable(int runnable, int ranks, int asleep) {
     return runnable < 0 || runnable > ranks - asleep;
   }
@@ -299,7 +299,8 @@ class Engine {
     return false;
   }
   static constexpr unsigned kYieldWindow = 32;
-  static constexpr std::uint64_t kYieldWindowMask = (std::uint64_t{1} << (kYieldWindow + 1)) - 1;  // this yield and the window
+  // This yield and the kYieldWindow before it.
+  static constexpr std::uint64_t kYieldWindowMask = (std::uint64_t{1} << (kYieldWindow + 1)) - 1;
   bool others_runnable_now() {
     if (!runnable_) runnable_ = std::make_unique<base::RunnableTasks>();
     const int asleep = asleep_word_ ? int(std::atomic_ref(*asleep_word_).load(std::memory_order_relaxed)) : 0;
