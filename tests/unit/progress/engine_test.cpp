@@ -88,7 +88,9 @@ TEST(ProgressEngine, YieldToBusyProgramMakesWaitsSleepAtOnce) {
   ASSERT_TRUE(long_seen) << "no yield to a busy process on the same core took 500 us";
   // The crowding lasts kCrowdedFor from the end of that yield: asserted when this process got to
   // look within it (an ASan build on a loaded machine once did not, with the look after the stop).
-  if (Engine::Clock::now() < before + Engine::kCrowdedFor) EXPECT_EQ(yields_after, 0u);
+  if (Engine::Clock::now() < before + Engine::kCrowdedFor) {
+    EXPECT_EQ(yields_after, 0u);
+  }
   std::this_thread::sleep_for(Engine::kCrowdedFor + std::chrono::milliseconds(2));
   EXPECT_EQ(engine.yields_now(), 200u);
 }
