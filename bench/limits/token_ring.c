@@ -1,10 +1,16 @@
 /* token_ring: the scheduling limit of the oversubscribed ring target, without MPI.
  * P processes (default 8) on this machine's cores pass a token ROUNDS times (default 5000)
  * around a ring, each process polling its own cache line for the token, the way a rank waits for
- * a message on a core it shares. Three ways to wait are timed, each the best of 3 runs:
+ * a message on a core it shares. These ways to wait are timed, each the best of 3 runs:
  *   yield  poll, then sched_yield() until the token is there (what Open MPI does oversubscribed);
  *   futex  sleep in FUTEX_WAIT, the sender wakes the sleeper;
- *   spin   poll 2 us, then sched_yield(), again and again.
+ *   spin   poll 2 us, then sched_yield(), again and again;
+ *   yield_rr, yield_blocks  yield, each process bound to one CPU of this process's mask: round
+ *          robin (process i on CPU i mod C, as mpiexec binds oversubscribed ranks) or in blocks
+ *          (process i on CPU i*C/P: ring neighbours share a CPU but at the blocks' edges);
+ *   same_cpu_futex  in blocks; a process whose left neighbour shares its CPU sleeps in FUTEX_WAIT
+ *          at once (that neighbour runs only when the CPU is given up; the kernel runs the task
+ *          its wake-up makes runnable next), the others yield.
  * Prints "token_ring_<way>_us_per_hop <value>" and "token_ring_best_s_per_1000_rounds <value>":
  * the time 1000 rounds of 8 hops take with the fastest way and no payload, no matching and no
  * library at all; an MPI ring on these cores cannot beat it by much.
@@ -32,8 +38,8 @@ typedef struct {
   atomic_int sleeping;
 } Slot;
 
-enum Way { YIELD, FUTEX, SPIN, WAYS };
-static const char *const kWayName[WAYS] = {"yield", "futex", "spin"};
+enum Way { YIELD, FUTEX, SPIN, YIELD_RR, YIELD_BLOCKS, SAME_CPU_FUTEX, WAYS };
+static const char *const kWayName[WAYS] = {"yield", "futex", "spin", "yield_rr", "yield_blocks", "same_cpu_futex"};
 enum { PAYLOAD = 65536, PAYLOAD_EVERY = 10 };
 
 static double now(void) {
@@ -44,7 +50,7 @@ static double now(void) {
 
 static void wait_for(Slot *s, int value, enum Way way) {
   while (atomic_load(&s->token) != value) {
-    if (way == YIELD) {
+    if (way == YIELD || way == YIELD_RR || way == YIELD_BLOCKS) {
       sched_yield();
     } else if (way == FUTEX) {
       atomic_store(&s->sleeping, 1);
@@ -58,6 +64,17 @@ static void wait_for(Slot *s, int value, enum Way way) {
       if (atomic_load(&s->token) != value) sched_yield();
     }
   }
+}
+
+/* The CPU of process `me` of `procs` under `way` (its index in `cpus`), -1 when not bound. */
+static int cpu_of(enum Way way, int me, int procs, const cpu_set_t *mask) {
+  int cpus[CPU_SETSIZE], n = 0;
+  for (int c = 0; c < CPU_SETSIZE; c++) {
+    if (CPU_ISSET(c, mask)) cpus[n++] = c;
+  }
+  if (way == YIELD_RR) return cpus[me % n];
+  if (way == YIELD_BLOCKS || way == SAME_CPU_FUTEX) return cpus[(long)me * n / procs];
+  return -1;
 }
 
 static void pass(Slot *s, int value) {
@@ -74,21 +91,32 @@ static double run(enum Way way, int rounds, int procs, int payload) {
   if (slots == MAP_FAILED || took == MAP_FAILED || bufs == MAP_FAILED) exit(1);
   memset(bufs, 1, (size_t)PAYLOAD * (size_t)procs);
   for (int p = 0; p < procs; p++) atomic_store(&slots[p].token, -1);
+  cpu_set_t mask;
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) exit(1);
   for (int me = 0; me < procs; me++) {
     if (fork() != 0) continue;
     const int next = (me + 1) % procs;
+    const int cpu = cpu_of(way, me, procs, &mask);
+    if (cpu >= 0) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      if (sched_setaffinity(0, sizeof one, &one) != 0) _exit(1);
+    }
+    enum Way my_way = way;
+    if (way == SAME_CPU_FUTEX) my_way = cpu_of(way, (me + procs - 1) % procs, procs, &mask) == cpu ? FUTEX : YIELD;
     char *mine = bufs + (size_t)PAYLOAD * (size_t)me;
     const char *left = bufs + (size_t)PAYLOAD * (size_t)((me + procs - 1) % procs);
     const double t0 = now();
     for (int r = 0; r < rounds; r++) {
       if (me != 0 || r > 0) {
-        wait_for(&slots[me], me == 0 ? r - 1 : r, way);
+        wait_for(&slots[me], me == 0 ? r - 1 : r, my_way);
         if (payload && (me == 0 ? r - 1 : r) % PAYLOAD_EVERY == 0) memcpy(mine, left, PAYLOAD);
       }
       pass(&slots[next], r);
     }
     if (me == 0) {
-      wait_for(&slots[0], rounds - 1, way);
+      wait_for(&slots[0], rounds - 1, my_way);
       if (payload && (rounds - 1) % PAYLOAD_EVERY == 0) memcpy(mine, left, PAYLOAD);
       *took = (now() - t0) / ((double)rounds * procs);
     }
