@@ -179,6 +179,12 @@ int PMPI_Finalize(void) {
   Instance& in = instance();
   // Buffered sends and control frames still queued in a device must leave before the barrier.
   in.progress->wait_until([&] { return in.bsend.empty() && in.mcm->idle(); });
+  if (in.settings.verbose > 0) {
+    railmpi::base::log_info("waits: %llu yields, %llu sleeps (%llu for a rank bound to this rank's CPU)",
+                   static_cast<unsigned long long>(in.progress->yields()),
+                   static_cast<unsigned long long>(in.progress->sleeps()),
+                   static_cast<unsigned long long>(in.progress->cpu_mate_sleeps()));
+  }
   if (in.pmi.size() > 1) in.pmi.barrier();
   in.mcm->shutdown();
   in.pmi.finalize();

@@ -26,7 +26,7 @@ bool send_now(Instance& in, const core::Communicator& c, const void* buf, int co
   p2p::Request r;
   in.p2p->isend(r, v.ptr, v.bytes, c.job_rank(dest), c.context, c.rank, tag, mode, p2p::Marker::blocking,
                 v.source());
-  in.progress->wait_until([&] { return r.complete; });
+  in.progress->wait_until([&] { return r.complete; }, c.job_rank(dest));
   return MPI_SUCCESS;
 }
 
@@ -116,7 +116,7 @@ int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
   const RecvView v = recv_view(buf, count, type, t);
   p2p::Request r;
   in.p2p->irecv(r, v.ptr, v.capacity, c->context, source, tag, p2p::Marker::blocking, v.target());
-  in.progress->wait_until([&] { return r.complete; });
+  in.progress->wait_until([&] { return r.complete; }, source == MPI_ANY_SOURCE ? -1 : c->job_rank(source));
   return finish_receive("MPI_Recv", comm, r, status);
 }
 #pragma weak MPI_Recv = PMPI_Recv

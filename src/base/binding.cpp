@@ -1,5 +1,7 @@
 #include "base/binding.hpp"
 
+#include <algorithm>
+
 #include "base/cpus.hpp"
 
 namespace railmpi::base {
@@ -45,6 +47,13 @@ bool binds_ranks(BindMode mode, int ranks, unsigned cpus, std::string& why) {
 
 bool binds_itself(BindMode mode, int machine_ranks, unsigned machine_cpus) {
   return mode == BindMode::automatic && oversubscribed(machine_ranks, machine_cpus);
+}
+
+int block_position(int index, int ranks, int cpus) {
+  if (cpus <= 0 || index < 0 || ranks <= 0) return 0;
+  const int q = ranks / cpus, r = ranks % cpus;  // the first r CPUs take q + 1 ranks, the others q
+  if (index < r * (q + 1) || q == 0) return std::min(index / (q + 1), cpus - 1);
+  return std::min(r + (index - r * (q + 1)) / q, cpus - 1);
 }
 
 std::string binding_report(BindMode mode, int machine_ranks, unsigned machine_cpus, bool oversubscribed,

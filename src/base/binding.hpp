@@ -29,6 +29,13 @@ bool binds_ranks(BindMode mode, int ranks, unsigned cpus, std::string& why);
 // Whether a rank binds itself (self_binding.hpp): `auto` and more ranks on this machine than CPUs.
 bool binds_itself(BindMode mode, int machine_ranks, unsigned machine_cpus);
 
+// The position (0 .. cpus-1) of the CPU that rank `index` of `ranks` binds itself to, in blocks:
+// consecutive ranks share a CPU, the first ranks % cpus CPUs taking one rank more (the counts of
+// round robin). Ring neighbours then mostly share a CPU, and a wait for a rank on its own CPU
+// sleeps at once (progress::Engine): 8 ranks on 2 cores, the ring of bench/oversub_loop, see
+// bench/results/README.md.
+int block_position(int index, int ranks, int cpus);
+
 // One line on this process's binding, for a rank's verbose output: "bound to CPU 3", "bound to
 // CPU 3 by itself (...)" when `self_bound`, or "not bound (may run on CPUs 0-7): <why>", then the
 // oversubscription decision in force. `machine_ranks`: ranks on this machine; `machine_cpus`: the

@@ -6,17 +6,18 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "base/binding.hpp"
 #include "base/cpus.hpp"
 
 namespace railmpi::base {
 
-bool SelfBinding::bind(int index, int planned) {
+bool SelfBinding::bind(int index, int ranks, int planned) {
   if (bound() || index < 0) return false;
   std::vector<int> mask = affinity_cpus();
   if (mask.size() < 2) return false;
   const int cpu = std::find(mask.begin(), mask.end(), planned) != mask.end()
                       ? planned
-                      : mask[static_cast<std::size_t>(index) % mask.size()];
+                      : mask[static_cast<std::size_t>(block_position(index, ranks, static_cast<int>(mask.size())))];
   if (!set_affinity_cpus({&cpu, 1})) return false;
   mask_ = std::move(mask);
   cpu_ = cpu;

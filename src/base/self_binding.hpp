@@ -24,11 +24,10 @@ namespace railmpi::base {
 class SelfBinding {
  public:
   // Binds the calling thread to `cpu` when its affinity mask holds it (mpiexec planned it: see
-  // RAILMPI_SELF_BIND_CPU), else to the CPU at `index` modulo n in its mask of n CPUs (rank i of a
-  // machine takes the i-th CPU, round robin, as mpiexec binds ranks that fit), and keeps the
-  // mask. False, changing nothing, when the mask has fewer than 2 CPUs, the call fails or this
-  // object is already bound.
-  bool bind(int index, int cpu = -1);
+  // RAILMPI_SELF_BIND_CPU), else to the CPU of rank `index` of `ranks` in blocks over its mask
+  // (base::block_position(), as mpiexec plans it), and keeps the mask. False, changing nothing,
+  // when the mask has fewer than 2 CPUs, the call fails or this object is already bound.
+  bool bind(int index, int ranks, int cpu = -1);
   // Back to the mask bind() kept, for the calling thread and every thread of the process still
   // on the one CPU (threads started after bind() inherited it); true when it was bound (later
   // calls do nothing).

@@ -80,6 +80,20 @@ class MultiMethod {
   // the tcp poll set), so a waiter needs no short timeout to notice traffic. With shm and tcp both
   // in use, each wait() watches shm only, and tcp traffic is seen at the timeout.
   bool wait_wakes_on_arrival() const { return poll_shm_ != poll_tcp_; }
+  // The CPU this rank is bound to (-1: none), told to the ranks of its node.
+  void set_cpu(int cpu) {
+    if (shm_) shm_->set_cpu(cpu);
+  }
+  // Whether `peer` is bound to the CPU this rank is bound to (a rank of this node, reached over
+  // shared memory): a wait for it may sleep at once (progress::Engine).
+  bool shares_cpu(int peer) const {
+    return peer >= 0 && peer < size_ && routes_[peer] == Route::shm && poll_shm_ && !poll_tcp_ &&
+           shm_->shares_cpu(peer);
+  }
+  // How many ranks of this node are bound to this rank's CPU besides it.
+  int cpu_mates() const { return shm_ ? shm_->cpu_mates() : 0; }
+  // wait() when the wake is to come from a rank that shares_cpu() (shm only in use).
+  void wait_for_cpu_mate(std::chrono::microseconds timeout) { shm_->wait_for_cpu_mate(timeout); }
 
   const device::Figures& figures(int peer) const { return figures_[static_cast<int>(routes_[peer])]; }
   // Lines of the end-of-job rail summary (RAILMPI_RAIL_STATS), one per channel.

@@ -41,9 +41,10 @@
 // RAILMPI_SPIN_TIME=10000), Open MPI 1.0; bench/busy_neighbour.sh medians, 0-8 B latency 0.62 us
 // -> 0.17-0.24, osu_bw 4-64 KiB 9.4-11.6 -> 11.1-12.8 GB/s (Open MPI 0.55-0.66 us, 4.1-5.2 GB/s).
 //
-// Oversubscribed ranks bind themselves round robin (bind_while_uncrowded, base/self_binding.hpp):
+// Oversubscribed ranks bind themselves, in blocks (bind_while_uncrowded, base/self_binding.hpp):
 // bound, a yield among them reaches a rank of the job on the same core, not one the scheduler just
-// moved; a rank's second long yield lets every rank of the node go again.
+// moved, and a wait for a rank bound to the same CPU sleeps at once (wait_until(done, peer)); a
+// crowding seen in the yields lets every rank of the node go again.
 #pragma once
 
 #include <sched.h>
@@ -92,7 +93,8 @@ class Engine {
         asleep_word_(mcm.node_memory().asleep_word()) {}
 
   // On an oversubscribed machine, binds this rank to the CPU at `machine_index` (its position
-  // among the machine's ranks) round robin over its mask, until yields show another program
+  // among the machine's ranks) in blocks over its mask (base::block_position()), and tells the
+  // node's ranks so, until yields show another program
   // holding a core (base/self_binding.hpp): the rank whose yields show it first (see
   // yield_shows_crowding()) sets the node's crowded word, and every bound rank lets go at its
   // next yield: ranks on a core no program crowds would otherwise stay pinned while the scheduler moves the others
@@ -102,8 +104,9 @@ class Engine {
   // oversubscribed or the rank cannot bind (its mask has one CPU, the kernel refuses).
   // `cpu`: the CPU mpiexec planned for this rank (RAILMPI_SELF_BIND_CPU), -1 for none.
   bool bind_while_uncrowded(int machine_index, int cpu = -1) {
-    if (!oversubscribed_ || !binding_.bind(machine_index, cpu)) return false;
+    if (!oversubscribed_ || !binding_.bind(machine_index, mcm_.machine_ranks(), cpu)) return false;
     crowded_word_ = mcm_.node_memory().crowded_word();
+    mcm_.set_cpu(binding_.cpu());
     return true;
   }
   const base::SelfBinding& binding() const { return binding_; }
@@ -112,6 +115,8 @@ class Engine {
   std::uint64_t yields() const { return yields_; }
   // Sleeps in the devices' wait made so far by waits.
   std::uint64_t sleeps() const { return sleeps_; }
+  // Those of them made by waits for a rank bound to this rank's CPU (wait_until(done, peer)).
+  std::uint64_t cpu_mate_sleeps() const { return cpu_mate_sleeps_; }
   // Least time a wait polls before it yields or sleeps.
   std::chrono::microseconds spin_time() const { return spin_time_; }
   // Polls between two clock reads while spinning for spin_time().
@@ -219,6 +224,22 @@ class Engine {
     hooks_[static_cast<int>(slot)] = Hook{hook, ctx, hook ? armed : nullptr};
   }
 
+  // Polls until done() holds, when only job rank `peer` (-1: any) can make it hold: a message
+  // from it, an answer to one sent to it. On an oversubscribed node, when `peer` is bound to this
+  // rank's CPU and so is a third rank, the wait sleeps at once instead of yielding
+  // (wait_for_cpu_mate()). With two ranks on the CPU a yield hands it to the peer already, and
+  // costs less than a sleep and a wake (3 ranks on 2 cores, the ring of bench/oversub_loop:
+  // 0.0077 s sleeping against 0.0054 yielding).
+  template <class Done>
+  void wait_until(Done&& done, int peer) {
+    if (peer >= 0 && binding_.bound() && mcm_.shares_cpu(peer) && mcm_.cpu_mates() >= 2) {
+      if (done()) return;
+      if (poll() > 0 && done()) return;
+      if (wait_for_cpu_mate(done, peer)) return;
+    }
+    wait_until(done);
+  }
+
   // Polls until done() holds.
   template <class Done>
   void wait_until(Done&& done) {
@@ -311,11 +332,35 @@ class Engine {
   void let_go_of_binding(const std::chrono::microseconds* took) {
     const int cpu = binding_.cpu();
     binding_.release();
+    mcm_.set_cpu(-1);
     if (!verbose_) return;
     const std::string why = took ? "a yield took " + std::to_string(took->count()) + " us"
                                  : std::string("a yield of another rank of this node was long");
     base::log_info("binding: let go of CPU %d (%s: another program holds a core); may run on CPUs %s", cpu,
                    why.c_str(), base::cpu_list_text(binding_.mask()).c_str());
+  }
+
+  // A wait for `peer`, bound to this rank's CPU: the peer runs only when this rank gives the CPU
+  // up, and a rank a futex wake makes runnable runs next on its CPU (the kernel's wake-up
+  // preemption), so the peer's wake hands the CPU straight back, where yields would hand it to
+  // whichever rank of the CPU the scheduler picks (8 ranks on 2 cores in blocks, the ring of
+  // bench/oversub_loop: see bench/results/README.md). Sleeps until done() holds (true), or until
+  // the peer no longer shares the CPU or the cores are crowded (false: the caller waits as
+  // usual).
+  template <class Done>
+  bool wait_for_cpu_mate(Done& done, int peer) {
+    while (!done()) {
+      if (crowded_word_ && std::atomic_ref(*crowded_word_).load(std::memory_order_relaxed)) [[unlikely]] {
+        let_go_of_binding(nullptr);
+        return false;
+      }
+      if (!mcm_.shares_cpu(peer)) return false;
+      ++sleeps_;
+      ++cpu_mate_sleeps_;
+      asleep([&] { mcm_.wait_for_cpu_mate(kLongestSlice); });
+      poll();
+    }
+    return true;
   }
 
   // Sleeps in the devices' wait until done() holds (true) or a poll after a sleep found events
@@ -352,6 +397,7 @@ class Engine {
   unsigned idle_tests_ = 0;
   std::uint64_t yields_ = 0;
   std::uint64_t sleeps_ = 0;
+  std::uint64_t cpu_mate_sleeps_ = 0;
   Clock::time_point crowded_until_{};
   std::uint32_t* asleep_word_ = nullptr;  // the node's (mcm::NodeMemory)
   std::unique_ptr<base::RunnableTasks> runnable_;  // made at the first long yield

@@ -66,9 +66,9 @@ start_holder 3
 read -r _ held ranks <"$dir/railmpi-cpus.$holder"
 [ "$held $ranks" = "$a,$b 2,1" ] || [ "$held $ranks" = "$a-$b 2,1" ] ||
   { echo "FAIL: the oversubscribed holder's record says '$held $ranks', expected CPUs $a,$b with 2,1 ranks"; status=1; }
-case_ oversubscribed_beside "each binds itself at MPI_Init, round robin over CPUs $b,$a" "self-bound CPUs: $b $a $b" \
+case_ oversubscribed_beside "each binds itself at MPI_Init, in blocks over CPUs $b,$a" "self-bound CPUs: $b $b $a" \
   -v -n 3 "$mpi_prog"
-RAILMPI_CPU_CLAIMS=none case_ oversubscribed_claims_off "" "self-bound CPUs: $a $b $a" -n 3 "$mpi_prog"
+RAILMPI_CPU_CLAIMS=none case_ oversubscribed_claims_off "" "self-bound CPUs: $a $a $b" -n 3 "$mpi_prog"
 stop_holder TERM
 start_holder
 stop_holder TERM

@@ -57,10 +57,15 @@ BindingPlan plan_binding(base::BindMode mode, LauncherKind launcher, int nprocs,
   if (!base::binds_ranks(mode, nprocs, plan.machine_cpus, why)) {
     plan.summary = "ranks not bound: " + why;
     if (order.size() < 2 || !base::binds_itself(mode, nprocs, plan.machine_cpus)) return plan;
-    for (int r = 0; r < nprocs; ++r) plan.self_bind_cpu_of_rank[std::size_t(r)] = order[std::size_t(r) % order.size()];
+    // In blocks: ring neighbours share a CPU, and a wait for a rank on its own CPU sleeps at once
+    // (base::block_position()); the CPUs first in `order` take the extra ranks, as round robin.
+    for (int r = 0; r < nprocs; ++r) {
+      plan.self_bind_cpu_of_rank[std::size_t(r)] =
+          order[std::size_t(base::block_position(r, nprocs, static_cast<int>(order.size())))];
+    }
     std::string in_order;
     for (int c : order) in_order += (in_order.empty() ? "" : ",") + std::to_string(c);
-    plan.summary += "; each binds itself at MPI_Init, round robin over CPUs " +
+    plan.summary += "; each binds itself at MPI_Init, in blocks over CPUs " +
                     (taken.empty() ? base::cpu_list_text(cpus)
                                    : in_order + " (" + held_text + ": those with the fewest of their ranks first)");
     return plan;

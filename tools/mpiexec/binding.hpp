@@ -20,8 +20,9 @@ struct BindingPlan {
 
 // Where `nprocs` ranks started by `launcher` run, given mpiexec's own affinity mask `cpus` and the
 // CPUs other jobs run ranks on (`held`, one entry per rank, any order: base::CpuClaims). The CPUs
-// of the mask are taken round robin, those with the fewest of the other jobs' ranks first (in
-// mask order among equals). When the ranks fit the mask, `auto` binds them only if they fit the
+// of the mask are taken round robin (ranks that fit) or in blocks with round robin's counts (ranks
+// that bind themselves), those with the fewest of the other jobs' ranks first (in mask order
+// among equals). When the ranks fit the mask, `auto` binds them only if they fit the
 // CPUs no other job holds (else they stay unbound: the scheduler may spread them over CPUs that
 // are idle) and `core` binds them over all; with more ranks than CPUs, `auto` leaves each rank to
 // bind itself at MPI_Init to the CPU planned for it.

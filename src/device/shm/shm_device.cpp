@@ -143,6 +143,7 @@ std::string ShmDevice::local_address() {
     c->probe_value = probe_word_;
     c->job_size = static_cast<std::uint32_t>(job_size_);
     c->pid = static_cast<std::uint32_t>(pid);
+    c->cpu = -1;
     std::atomic_ref<std::uint64_t>(c->magic).store(kMagic, std::memory_order_release);
 #ifdef PR_SET_PTRACER
     // With Yama ptrace_scope=1 only ancestors may read our memory: let the peers do it.
@@ -458,7 +459,36 @@ void ShmDevice::check_peers_alive() {
   }
 }
 
-void ShmDevice::wait(std::chrono::microseconds timeout) {
+void ShmDevice::set_cpu(int cpu) {
+  if (!segment_.valid()) local_address();
+  std::atomic_ref<std::int32_t>(my_ctrl()->cpu).store(cpu, std::memory_order_relaxed);
+}
+
+bool ShmDevice::shares_cpu(int peer) const {
+  const int idx = (peer >= 0 && peer < job_size_) ? index_of_rank_[std::size_t(peer)] : -1;
+  if (idx < 0 || !segment_.valid()) return false;
+  const Peer& p = peers_[std::size_t(idx)];
+  if (p.failed || p.ctrl == nullptr) return false;
+  const int mine = std::atomic_ref<std::int32_t>(my_ctrl()->cpu).load(std::memory_order_relaxed);
+  return mine >= 0 && std::atomic_ref<std::int32_t>(p.ctrl->cpu).load(std::memory_order_relaxed) == mine;
+}
+
+int ShmDevice::cpu_mates() const {
+  if (!segment_.valid()) return 0;
+  const int mine = std::atomic_ref<std::int32_t>(my_ctrl()->cpu).load(std::memory_order_relaxed);
+  if (mine < 0) return 0;
+  int n = 0;
+  for (const Peer& p : peers_) {
+    n += !p.failed && p.ctrl && std::atomic_ref<std::int32_t>(p.ctrl->cpu).load(std::memory_order_relaxed) == mine;
+  }
+  return n;
+}
+
+void ShmDevice::wait(std::chrono::microseconds timeout) { sleep(timeout, true); }
+
+void ShmDevice::wait_for_cpu_mate(std::chrono::microseconds timeout) { sleep(timeout, false); }
+
+void ShmDevice::sleep(std::chrono::microseconds timeout, bool barrier) {
   if (!connected_ || shut_down_ || timeout.count() <= 0) return;
   auto now = std::chrono::steady_clock::now();
   if (now >= next_liveness_check_) {
@@ -471,8 +501,8 @@ void ShmDevice::wait(std::chrono::microseconds timeout) {
   store32(c->sleeping, 1, std::memory_order_seq_cst);
   // The peers publish with release stores and read `sleeping` after a fence that may be only a
   // compiler barrier (ring_doorbell): this side's barrier covers their CPUs (and the seq_cst
-  // store above this one's).
-  process_barrier();
+  // store above this one's). Not needed when the waker shares this CPU (wait_for_cpu_mate()).
+  if (barrier) process_barrier();
   if (!anything_to_do(std::memory_order_seq_cst)) {
     auto until_check = std::chrono::duration_cast<std::chrono::microseconds>(
         next_liveness_check_ - now);

@@ -136,21 +136,56 @@ class SavedMask {
   cpu_set_t saved_;
 };
 
-TEST(SelfBinding, TakesTheIndexThCpuRoundRobinAndLetsGoBackToTheMask) {
+// Ranks in blocks with round robin's counts: consecutive ranks share a CPU, the first ranks % cpus
+// CPUs take one more.
+TEST(BlockPosition, ConsecutiveRanksShareACpuWithRoundRobinsCounts) {
+  auto positions = [](int ranks, int cpus) {
+    std::vector<int> p;
+    for (int i = 0; i < ranks; ++i) p.push_back(block_position(i, ranks, cpus));
+    return p;
+  };
+  EXPECT_EQ(positions(8, 2), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(positions(3, 2), (std::vector<int>{0, 0, 1}));
+  EXPECT_EQ(positions(5, 2), (std::vector<int>{0, 0, 0, 1, 1}));
+  EXPECT_EQ(positions(7, 3), (std::vector<int>{0, 0, 0, 1, 1, 2, 2}));
+  EXPECT_EQ(positions(6, 4), (std::vector<int>{0, 0, 1, 1, 2, 3}));
+  EXPECT_EQ(positions(2, 4), (std::vector<int>{0, 1}));  // fewer ranks than CPUs: one each
+  for (int ranks = 1; ranks <= 20; ++ranks) {
+    for (int cpus = 1; cpus <= 6; ++cpus) {
+      std::vector<int> count(std::size_t(cpus), 0);
+      int last = 0;
+      for (int i = 0; i < ranks; ++i) {
+        const int p = block_position(i, ranks, cpus);
+        ASSERT_GE(p, last) << i << " of " << ranks << " on " << cpus;  // blocks: never back
+        ASSERT_LT(p, cpus);
+        last = p;
+        ++count[std::size_t(p)];
+      }
+      for (int c = 0; c < cpus; ++c) {  // round robin's counts
+        EXPECT_EQ(count[std::size_t(c)], ranks / cpus + (c < ranks % cpus ? 1 : 0)) << ranks << " on " << cpus;
+      }
+    }
+  }
+  EXPECT_EQ(block_position(-1, 8, 2), 0);
+  EXPECT_EQ(block_position(3, 8, 0), 0);
+}
+
+TEST(SelfBinding, TakesTheIndexThCpuInBlocksAndLetsGoBackToTheMask) {
   SavedMask saved;
   const std::vector<int> mask = affinity_cpus();
   if (mask.size() < 2) GTEST_SKIP() << "binding needs a mask of 2 CPUs at least";
+  const int ranks = 18;
   for (int index : {0, 1, 5, 17}) {
     SelfBinding b;
     EXPECT_FALSE(b.bound());
     EXPECT_FALSE(b.release());  // nothing to let go of
-    ASSERT_TRUE(b.bind(index)) << index;
-    const int want = mask[std::size_t(index) % mask.size()];
+    ASSERT_TRUE(b.bind(index, ranks)) << index;
+    const int want = mask[std::size_t(block_position(index, ranks, int(mask.size())))];
     EXPECT_TRUE(b.bound());
     EXPECT_EQ(b.cpu(), want);
     EXPECT_EQ(affinity_cpus(), std::vector<int>{want});
     EXPECT_EQ(b.mask(), mask);
-    EXPECT_FALSE(b.bind(index + 1));  // bound already: unchanged
+    EXPECT_FALSE(b.bind(index + 1, ranks));  // bound already: unchanged
     EXPECT_EQ(affinity_cpus(), std::vector<int>{want});
     const std::string report = binding_report(BindMode::automatic, 8, 2, true, true);
     EXPECT_EQ(report.rfind("bound to CPU " + std::to_string(want) + " by itself (RAILMPI_BIND=auto and 8 ranks", 0), 0u)
@@ -169,7 +204,7 @@ TEST(SelfBinding, ReleaseFreesThreadsThatInheritedTheCpu) {
   const std::vector<int> mask = affinity_cpus();
   if (mask.size() < 2) GTEST_SKIP() << "binding needs a mask of 2 CPUs at least";
   SelfBinding b;
-  ASSERT_TRUE(b.bind(1));
+  ASSERT_TRUE(b.bind(1, 2));
   std::atomic<int> step{0};
   std::vector<int> inherited, after;
   std::thread worker([&] {
@@ -195,7 +230,7 @@ TEST(SelfBinding, TakesThePlannedCpuWhenTheMaskHoldsIt) {
   if (mask.size() < 2) GTEST_SKIP() << "binding needs a mask of 2 CPUs at least";
   {
     SelfBinding b;
-    ASSERT_TRUE(b.bind(0, mask.back()));
+    ASSERT_TRUE(b.bind(0, 8, mask.back()));
     EXPECT_EQ(b.cpu(), mask.back());
     EXPECT_EQ(affinity_cpus(), std::vector<int>{mask.back()});
     EXPECT_TRUE(b.release());
@@ -203,7 +238,7 @@ TEST(SelfBinding, TakesThePlannedCpuWhenTheMaskHoldsIt) {
   EXPECT_EQ(affinity_cpus(), mask);
   const int outside = mask.back() + 1;
   SelfBinding b;
-  ASSERT_TRUE(b.bind(1, outside));
+  ASSERT_TRUE(b.bind(1, 2, outside));
   EXPECT_EQ(b.cpu(), mask[1]);
   EXPECT_TRUE(b.release());
   EXPECT_EQ(affinity_cpus(), mask);
@@ -213,10 +248,10 @@ TEST(SelfBinding, AOneCpuMaskOrANegativeIndexBindsNothing) {
   SavedMask saved;
   const std::vector<int> mask = affinity_cpus();
   SelfBinding b;
-  EXPECT_FALSE(b.bind(-1));
+  EXPECT_FALSE(b.bind(-1, 2));
   EXPECT_EQ(affinity_cpus(), mask);
   ASSERT_TRUE(set_affinity_cpus({&mask.back(), 1}));
-  EXPECT_FALSE(b.bind(1));
+  EXPECT_FALSE(b.bind(1, 2));
   EXPECT_FALSE(b.bound());
   EXPECT_EQ(affinity_cpus(), std::vector<int>{mask.back()});
   EXPECT_FALSE(set_affinity_cpus({}));  // an empty mask is refused, not applied

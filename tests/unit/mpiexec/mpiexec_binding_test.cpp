@@ -19,9 +19,9 @@ TEST(BindingPlan, AutoBindsNothingWhenOversubscribed) {
   EXPECT_EQ(p.cpu_of_rank, (std::vector<int>{-1, -1, -1}));
   EXPECT_EQ(p.machine_cpus, 2u);  // the ranks still learn how many CPUs they share
   EXPECT_NE(p.summary.find("3 ranks on this machine > 2 CPUs"), std::string::npos) << p.summary;
-  // ... and bind themselves at MPI_Init, round robin over the mask: what mpiexec records.
-  EXPECT_EQ(p.self_bind_cpu_of_rank, (std::vector<int>{3, 5, 3}));
-  EXPECT_NE(p.summary.find("each binds itself at MPI_Init, round robin over CPUs 3,5"), std::string::npos)
+  // ... and bind themselves at MPI_Init, in blocks over the mask: what mpiexec records.
+  EXPECT_EQ(p.self_bind_cpu_of_rank, (std::vector<int>{3, 3, 5}));
+  EXPECT_NE(p.summary.find("each binds itself at MPI_Init, in blocks over CPUs 3,5"), std::string::npos)
       << p.summary;
   EXPECT_EQ(claimed_cpus(p), (std::vector<int>{3, 3, 5}));
   // Nothing to bind itself to on one CPU; nor with `core` (mpiexec binds) or `none`.
@@ -38,17 +38,20 @@ TEST(BindingPlan, AutoBindsNothingWhenOversubscribed) {
 // jobs on 2 CPUs: 3 and 3 ranks a CPU, not 4 and 2).
 TEST(BindingPlan, OversubscribedRanksStartWhereOtherJobsRunFewest) {
   const BindingPlan first = plan_binding(BindMode::automatic, LauncherKind::fork, 3, {0, 1});
-  EXPECT_EQ(first.self_bind_cpu_of_rank, (std::vector<int>{0, 1, 0}));
+  EXPECT_EQ(first.self_bind_cpu_of_rank, (std::vector<int>{0, 0, 1}));
   const BindingPlan second = plan_binding(BindMode::automatic, LauncherKind::fork, 3, {0, 1}, claimed_cpus(first));
-  EXPECT_EQ(second.self_bind_cpu_of_rank, (std::vector<int>{1, 0, 1}));
-  EXPECT_NE(second.summary.find("round robin over CPUs 1,0 (other RailMPI jobs' ranks hold CPUs 0-1: those with the fewest"), std::string::npos)
+  EXPECT_EQ(second.self_bind_cpu_of_rank, (std::vector<int>{1, 1, 0}));
+  EXPECT_NE(second.summary.find("in blocks over CPUs 1,0 (other RailMPI jobs' ranks hold CPUs 0-1: those with the fewest"), std::string::npos)
       << second.summary;
   // Loads 3,3 then: a third job goes back to mask order. Unsorted `held` is counted the same.
   EXPECT_EQ(plan_binding(BindMode::automatic, LauncherKind::fork, 3, {0, 1}, {1, 0, 1, 0, 0, 1}).self_bind_cpu_of_rank,
-            (std::vector<int>{0, 1, 0}));
+            (std::vector<int>{0, 0, 1}));
   // 4 CPUs, other jobs' ranks 2 on CPU 0, 1 on CPU 2: 1 and 3 first, then 2, then 0.
   EXPECT_EQ(plan_binding(BindMode::automatic, LauncherKind::fork, 6, {0, 1, 2, 3}, {2, 0, 0}).self_bind_cpu_of_rank,
-            (std::vector<int>{1, 3, 2, 0, 1, 3}));
+            (std::vector<int>{1, 1, 3, 3, 2, 0}));
+  // 8 ranks on 2 free CPUs: 4 consecutive ranks on each.
+  EXPECT_EQ(plan_binding(BindMode::automatic, LauncherKind::fork, 8, {0, 1}).self_bind_cpu_of_rank,
+            (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
 }
 
 TEST(BindingPlan, CoreAlwaysNoneNever) {

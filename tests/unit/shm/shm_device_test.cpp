@@ -413,6 +413,61 @@ TEST(ShmDevice, FourProcessesAllToAll) { all_to_all(4, 256 * 1024, 5000); }
 // 8 ranks on 2 cores, tiny rings: progress relies on wait() and the doorbells.
 TEST(ShmDevice, EightProcessesOversubscribedSmallRings) { all_to_all(8, 4096, 2000); }
 
+// Each rank tells the others the CPU it is bound to; a rank sleeping for a rank bound to its own
+// CPU (no process barrier) is woken by that rank's frame, not by the timeout.
+TEST(ShmDevice, CpuMatesKnowEachOtherAndWakeEachOther) {
+  cpu_set_t mask;
+  ASSERT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
+  int cpu = 0;
+  while (!CPU_ISSET(cpu, &mask)) ++cpu;
+  run_ranks(3, [cpu](int rank) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (rank < 2) CHECK(sched_setaffinity(0, sizeof one, &one) == 0);  // ranks 0 and 1 share a CPU
+    auto dev = start(rank, 3);
+    CHECK(!dev->shares_cpu(rank == 0 ? 1 : 0));  // nobody said anything yet
+    dev->set_cpu(rank < 2 ? cpu : cpu + 1);      // rank 2 says another CPU
+    area_barrier(nullptr);
+    if (rank == 0) {
+      CHECK(dev->shares_cpu(1));
+      CHECK(!dev->shares_cpu(2));
+      CHECK(!dev->shares_cpu(0));   // itself: not a peer of the device
+      CHECK(!dev->shares_cpu(7));   // not a rank of the job
+      CHECK(!dev->shares_cpu(-1));
+    }
+    if (rank == 2) CHECK(!dev->shares_cpu(0) && !dev->shares_cpu(1));
+    area_barrier(nullptr);
+    if (rank == 0) {
+      bool got = false;
+      Handler h;
+      h.frame = [&](int peer, std::span<const std::byte>, std::span<const std::byte>) { got = peer == 1; };
+      dev->set_handler(h.raw());
+      g_area->word[0] = 1;  // rank 1 sends once rank 0 is about to sleep
+      const auto t0 = Clock::now();
+      while (!got && Clock::now() - t0 < std::chrono::seconds(5)) {
+        dev->wait_for_cpu_mate(std::chrono::seconds(5));
+        dev->poll();
+      }
+      CHECK(got);
+      CHECK(Clock::now() - t0 < std::chrono::seconds(2));  // the frame's wake, not the timeout
+    } else if (rank == 1) {
+      while (__atomic_load_n(&g_area->word[0], __ATOMIC_ACQUIRE) == 0) sched_yield();
+      for (int i = 0; i < 20; ++i) sched_yield();  // rank 0 (this CPU) gets to sleep
+      SendOp op;
+      fill_op(op, 8, 1);
+      CHECK(dev->send(0, op) == SendResult::done);
+    }
+    area_barrier(nullptr);
+    dev->set_cpu(-1);  // let go: no longer a mate
+    area_barrier(nullptr);
+    if (rank == 0) CHECK(!dev->shares_cpu(1));
+    area_barrier(nullptr);
+    finish(*dev);
+    return 0;
+  });
+}
+
 TEST(ShmDevice, BackPressureOnDoneOncePerQueuedOp) {
   run_ranks(2, [](int rank) {
     base::Settings s = default_settings();
