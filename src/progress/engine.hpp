@@ -55,6 +55,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/cpus.hpp"
 #include "base/log.hpp"
@@ -226,16 +227,39 @@ class Engine {
 
   // Polls until done() holds, when only job rank `peer` (-1: any) can make it hold: a message
   // from it, an answer to one sent to it. On an oversubscribed node, when `peer` is bound to this
-  // rank's CPU and so is a third rank, the wait sleeps at once instead of yielding
-  // (wait_for_cpu_mate()). With two ranks on the CPU a yield hands it to the peer already, and
-  // costs less than a sleep and a wake (3 ranks on 2 cores, the ring of bench/oversub_loop:
-  // 0.0077 s sleeping against 0.0054 yielding).
+  // rank's CPU and so is a third rank, the wait may sleep at once instead of yielding
+  // (wait_for_cpu_mate()): when the last waits for that peer outlasted kMateYieldRounds rounds of
+  // yields over the CPU's ranks (a token passed around: the peer gets it long after). When its
+  // messages come within such rounds (every rank has work: a shift, Send to the right then Recv
+  // from the left), yielding hands the CPU round more cheaply than sleeps and wakes (each wake
+  // preempts the sender: 8 ranks on 2 cores, 10000 shifts, bench/oversub_loop shift, 0.118 s
+  // sleeping at once against 0.031 yielding). With two ranks on the CPU a yield hands it to the peer already, and costs less than
+  // a sleep and a wake (3 ranks on 2 cores, the ring of bench/oversub_loop: 0.0077 s sleeping
+  // against 0.0054 yielding).
   template <class Done>
   void wait_until(Done&& done, int peer) {
-    if (peer >= 0 && binding_.bound() && mcm_.shares_cpu(peer) && mcm_.cpu_mates() >= 2) {
-      if (done()) return;
-      if (poll() > 0 && done()) return;
-      if (wait_for_cpu_mate(done, peer)) return;
+    if (peer >= 0 && binding_.bound() && mcm_.shares_cpu(peer)) {
+      const int mates = mcm_.cpu_mates();
+      if (mates >= 2) {
+        if (done()) return;
+        if (poll() > 0 && done()) return;
+        if (mate_waits_.size() <= std::size_t(peer)) mate_waits_.resize(std::size_t(mcm_.job_size()), 0);
+        std::uint8_t& history = mate_waits_[std::size_t(peer)];
+        // Yields first unless the last kMateHistory waits all outlasted their rounds of yields,
+        // and every kMateRetry-th wait in any case (the pattern may change).
+        if ((history & kMateHistoryMask) != kMateHistoryMask || ++mate_retry_ % kMateRetry == 0) {
+          for (int i = 0; i < mates * kMateYieldRounds; ++i) {
+            const bool go_on = yield_core();
+            if (poll() > 0 && done()) {
+              history = static_cast<std::uint8_t>(history << 1);
+              return;
+            }
+            if (!go_on) break;
+          }
+          history = static_cast<std::uint8_t>((history << 1) | 1);
+        }
+        if (wait_for_cpu_mate(done, peer)) return;
+      }
     }
     wait_until(done);
   }
@@ -398,6 +422,17 @@ class Engine {
   std::uint64_t yields_ = 0;
   std::uint64_t sleeps_ = 0;
   std::uint64_t cpu_mate_sleeps_ = 0;
+  // Per job rank bound to this CPU: bit i set when the i-th last wait for it outlasted a round of
+  // yields (wait_until(done, peer)).
+  std::vector<std::uint8_t> mate_waits_;
+  static constexpr unsigned kMateHistory = 2;
+  static constexpr std::uint8_t kMateHistoryMask = (1u << kMateHistory) - 1;
+  static constexpr unsigned kMateRetry = 16;
+  // Rounds of yields over the CPU's other ranks before a wait for one of them sleeps (8 ranks on
+  // 2 cores, interleaved medians against the parent, 5-7 rounds: shift 1.04 / 1.19 / 1.14 and ring
+  // 0.92 / 0.86 / 0.92 with 2 rounds and 2 waits of history / 1 round and 2 / 1 round and 3).
+  static constexpr int kMateYieldRounds = 2;
+  unsigned mate_retry_ = 0;
   Clock::time_point crowded_until_{};
   std::uint32_t* asleep_word_ = nullptr;  // the node's (mcm::NodeMemory)
   std::unique_ptr<base::RunnableTasks> runnable_;  // made at the first long yield
