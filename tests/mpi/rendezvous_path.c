@@ -18,9 +18,12 @@
  * message itself from every size on ("auto"; a set MIN: from MIN on, as one way).
  * Each measured send follows a message from rank 1 (a lone send: the eager limit rules). Last,
  * with "auto" EAGER and a core per rank, streams: two sends of one size back to back, the first
- * lone, the second part of a stream: eager up to 16 KiB (it completes while the receiver makes
- * no MPI call: 16384 yes, 16385 no), the shared copy above, as a lone message (received after
- * the sender's sleep: 16385, 32768). */
+ * lone (MPI_Isend), the second part of a stream. A blocking second send (MPI_Send) is eager up to
+ * 16 KiB (it returns while the receiver makes no MPI call: 16384 yes, 16385 no); a non-blocking
+ * one joins a window while the first, a rendezvous, is in flight: eager only up to the exchange
+ * limit (8192 yes, 8193 and 16384 no), above it a rendezvous: up to 16 KiB read whole by the
+ * receiver, above the shared copy, as a lone message (received after the sender's sleep: 16385,
+ * 32768). */
 #include "mpitest.h"
 
 #define SLEEP_MS 500
@@ -116,15 +119,24 @@ static void sender_alone(long n, int exchange, long limit, unsigned char *s, uns
 }
 
 /* After a message from rank 1 and a barrier, rank 0 starts two sends of n bytes back to back
- * (bytes of seeds `seed` and seed + 1) and returns 1; other ranks return 0. */
-static int start_stream(long n, unsigned seed, unsigned char *s, MPI_Request rq[2]) {
+ * (bytes of seeds `seed` and seed + 1) and returns 1; other ranks return 0. The first is an
+ * MPI_Isend; the second too, or with `blocking` an MPI_Send (rq[1] is then MPI_REQUEST_NULL and
+ * *send_ms the time it took). */
+static int start_stream(long n, unsigned seed, unsigned char *s, MPI_Request rq[2], int blocking, double *send_ms) {
     lone_next();
     MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
     if (mt_rank != 0) return 0;
     mt_fill(s, (size_t)n, seed);
     mt_fill(s + n, (size_t)n, seed + 1);
     MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[0]));
-    MPI_OK(MPI_Isend(s + n, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[1]));
+    if (blocking) {
+        const double t0 = now_ms();
+        MPI_OK(MPI_Send(s + n, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD));
+        *send_ms = now_ms() - t0;
+        rq[1] = MPI_REQUEST_NULL;
+    } else {
+        MPI_OK(MPI_Isend(s + n, (int)n, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &rq[1]));
+    }
     return 1;
 }
 
@@ -138,7 +150,7 @@ static void stream(long n, int second_early, unsigned char *s, unsigned char *r)
         MPI_OK(MPI_Irecv(r, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq[0]));
         MPI_OK(MPI_Irecv(r + n, (int)n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &rq[1]));
     }
-    if (start_stream(n, 50, s, rq)) {
+    if (start_stream(n, 50, s, rq, 0, NULL)) {
         mt_sleep_ms(SLEEP_MS);
         MPI_OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
     } else if (mt_rank == 1) {
@@ -156,15 +168,17 @@ static void stream(long n, int second_early, unsigned char *s, unsigned char *r)
 }
 
 /* Two sends of n bytes back to back from rank 0 while rank 1 makes no MPI call for ALONE_MS:
- * the second (part of a stream) completes at once only when eager. */
-static void stream_sender_alone(long n, int eager, unsigned char *s, unsigned char *r) {
+ * the second (part of a stream; `blocking`: MPI_Send) completes at once only when eager. */
+static void stream_sender_alone(long n, int blocking, int eager, unsigned char *s, unsigned char *r) {
     MPI_Request rq[2];
-    if (start_stream(n, 80, s, rq)) {
-        int done = 0;
+    double send_ms = 0;
+    if (start_stream(n, 80, s, rq, blocking, &send_ms)) {
+        int done = blocking && send_ms < ALONE_MS / 2;
         const double t0 = now_ms();
-        while (!done && now_ms() - t0 < ALONE_MS / 2) MPI_OK(MPI_Test(&rq[1], &done, MPI_STATUS_IGNORE));
-        CHECK(done == eager, "stream of %ld B: the second send %s without the receiver (%s expected)", n,
-              done ? "completed" : "did not complete", eager ? "eager" : "a rendezvous");
+        while (!blocking && !done && now_ms() - t0 < ALONE_MS / 2) MPI_OK(MPI_Test(&rq[1], &done, MPI_STATUS_IGNORE));
+        CHECK(done == eager, "stream of %ld B: the second send (%s) %s without the receiver (%s expected)", n,
+              blocking ? "MPI_Send" : "MPI_Isend", done ? "completed" : "did not complete",
+              eager ? "eager" : "a rendezvous");
         MPI_OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
     } else if (mt_rank == 1) {
         mt_sleep_ms(ALONE_MS);
@@ -200,7 +214,8 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 3; k++)
         if (around[k] > 0)
             for (long d = -1; d <= 1; d++) sizes[nsizes++] = around[k] + d;
-    /* A stream with "auto" and a core per rank: eager up to 16 KiB, then the shared copy. */
+    /* A stream with "auto" and a core per rank: eager up to 16 KiB (blocking sends; a window of
+     * non-blocking ones: the exchange limit, then read whole), then the shared copy. */
     const long stream_eager = 16384, stream_most = 2 * stream_eager;
     long most = 2 * stream_most;
     for (int i = 0; i < nsizes; i++) most = sizes[i] > most ? sizes[i] : most;
@@ -215,7 +230,9 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nsizes; i++)
             one_size(sizes[i], eager, whole, both_min, s, r, 10u + (unsigned)i, back, back_n);
         if (auto_eager && core_each) {
-            for (long n = stream_eager; n <= stream_eager + 1; n++) stream_sender_alone(n, n <= stream_eager, s, r);
+            for (long n = stream_eager; n <= stream_eager + 1; n++) stream_sender_alone(n, 1, n <= stream_eager, s, r);
+            for (long n = exchange; n <= exchange + 1; n++) stream_sender_alone(n, 0, n <= exchange, s, r);
+            stream_sender_alone(stream_eager, 0, 0, s, r);
             stream(stream_eager + 1, 0, s, r);
             stream(stream_most, 0, s, r);
         }

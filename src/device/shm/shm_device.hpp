@@ -214,7 +214,8 @@ class ShmDevice final : public Device {
   // osu_allreduce 8-64 KiB on 2 and 4 ranks 0.80-1.04 (5 rounds). Below kStreamEagerLimit a
   // window's messages read whole measured 0.87-1.30 against eager at 8 KiB (four runs) and
   // 1.09-1.32 at 16 KiB, but a blocking stream (osu_bw -b: each send waits for its fin, then the
-  // next is lone) 0.64 at 16 KiB: eager stays.
+  // next is lone) 0.64 at 16 KiB: eager stays for blocking sends, while a window of non-blocking
+  // ones goes by the exchange limit (p2p::Engine::isend).
   static constexpr std::size_t kStreamEagerLimit = 16 * 1024;
 
  private:
