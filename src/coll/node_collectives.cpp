@@ -92,6 +92,7 @@ NodeCollectives::Call NodeCollectives::begin(const core::Communicator& c) {
   k.me = c.rank;
   k.progress = &progress_[std::size_t(c.node_slot)];
   k.seq = ++k.progress->seq;
+  k.job_ranks = c.job_ranks.data();
   return k;
 }
 
@@ -111,9 +112,44 @@ void NodeCollectives::arrive(const Call& k, std::size_t bytes) {
   if (load(f.sleepers, std::memory_order_seq_cst) != 0) [[unlikely]] mcm::NodeMemory::wake(&f.seq);
 }
 
+void NodeCollectives::mate_first(const Call& k, std::uint32_t target) {
+  progress::Engine& progress = engine_.progress();
+  if (!progress.oversubscribed() || k.n == 2) return;
+  int mate = -1;
+  for (int i = 0; i < k.n; ++i) {
+    if (i == k.me || !mcm_.shares_cpu(k.job_ranks[i])) continue;
+    if (mate >= 0) return;  // more than one
+    mate = i;
+  }
+  if (mate < 0) return;
+  wait_rank(k, mate, target);
+  // The others run on other CPUs: poll their flags, the devices every kPollEvery rounds.
+  const auto until = progress::Engine::Clock::now() + kCrossCpuSpin;
+  for (unsigned round = 1;; ++round) {
+    bool all = true;
+    for (int i = 0; i < k.n; ++i) {
+      std::uint32_t& seen = k.progress->seen[std::size_t(i)];
+      if (i == k.me || reached(seen, target)) continue;
+      const std::uint32_t v = load(k.flags[i].seq, std::memory_order_acquire);
+      if (reached(v, target)) {
+        seen = v;
+      } else {
+        all = false;
+      }
+    }
+    if (all) return;
+    __builtin_ia32_pause();
+    if (round % kPollEvery == 0) {
+      progress.poll();
+      if (progress::Engine::Clock::now() > until) return;
+    }
+  }
+}
+
 void NodeCollectives::wait_all(const Call& k, std::uint32_t target) {
   Progress& p = *k.progress;
   if (reached(p.synced, target)) return;
+  mate_first(k, target);
   std::uint32_t least_ahead = ~std::uint32_t{0};  // of every other rank, past target
   for (int i = 0; i < k.n; ++i) {
     if (i == k.me) continue;
@@ -239,6 +275,7 @@ std::size_t NodeCollectives::combine_inline(const Call& k, void* out, std::size_
   const std::size_t bytes = count * op.elem;
   alignas(64) std::byte acc[kInlineMax];
   alignas(64) std::byte x[kInlineMax];
+  mate_first(k, k.seq);
   std::size_t most = get_inline(k, k.n - 1, acc, bytes);
   for (int i = k.n - 2; i >= 0; --i) {
     most = std::max(most, get_inline(k, i, x, bytes));
