@@ -3,7 +3,9 @@
 //
 // Protocol choice per message, from the route's figures:
 //   size <= eager_limit           -> eager frame (header + payload in one frame); a send that
-//                                    streams: stream_eager_limit, one with receives posted:
+//                                    streams: stream_eager_limit (a non-blocking one while an
+//                                    earlier rendezvous to the peer is in flight, a window:
+//                                    exchange_eager_limit), one with receives posted:
 //                                    exchange_eager_limit
 //   larger, route has single copy -> rts; receiver reads the sender's buffer, answers fin
 //   and size >= single_copy_min      (also from single_copy_both_ways_min, eager sizes included,
