@@ -1,4 +1,4 @@
-// Hints to the cache hierarchy for lines that another core reads next.
+// Hints to the core and the cache hierarchy about lines another core reads or writes next.
 #pragma once
 
 namespace railmpi::base {
@@ -11,6 +11,14 @@ inline void demote_line(const void* p) {
   asm volatile("cldemote %0" : : "m"(*static_cast<const char*>(p)));
 #else
   (void)p;
+#endif
+}
+
+// Tells the core that this thread spins on a line another core writes (PAUSE: the loop leaves
+// the pipeline's memory-order speculation alone and frees issue slots; elsewhere nothing).
+inline void spin_pause() {
+#if defined(__x86_64__)
+  __builtin_ia32_pause();
 #endif
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "base/cache_hint.hpp"
 #include "coll/collectives.hpp"
 #include "p2p/wire_header.hpp"
 
@@ -138,7 +139,7 @@ void NodeCollectives::mate_first(const Call& k, std::uint32_t target) {
       }
     }
     if (all) return;
-    __builtin_ia32_pause();
+    base::spin_pause();
     if (round % kPollEvery == 0) {
       progress.poll();
       if (progress::Engine::Clock::now() > until) return;
