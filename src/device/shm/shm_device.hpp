@@ -149,7 +149,7 @@ class ShmDevice final : public Device {
   NodeRegion* node_region() { return node_region_.valid() ? &node_region_ : nullptr; }
   static constexpr int kNodeSlots = 64;
   static constexpr std::size_t kNodeSmallCellBytes = 256 * 256;
-  static constexpr std::size_t kNodeMemberLineBytes = (2 + 2 * 4) * 64;
+  static constexpr std::size_t kNodeMemberLineBytes = (3 + 2 * 4) * 64;
 
   // Messages this rank sent through pair lines (for tests and the info of a run).
   std::uint64_t line_posts() const { return line_posts_; }

@@ -1010,8 +1010,8 @@ TEST(ShmDevice, NodeRegionSharedByEveryRank) {
     CHECK(region->members() == 4);
     CHECK(region->complete());
     CHECK(region->slots() == ShmDevice::kNodeSlots);
-    // per member 10 lines and 2 cells, 16 more cells, 256 small cells of 256 bytes
-    CHECK(region->slot_bytes() == 4 * (10 * 64 + 2 * 256) + 16 * 256 + 256 * 256);
+    // per member 11 lines and 2 cells, 16 more cells, 256 small cells of 256 bytes
+    CHECK(region->slot_bytes() == 4 * (11 * 64 + 2 * 256) + 16 * 256 + 256 * 256);
     if (rank == 2) {
       const int slot = region->claim(4, region->slot_bytes());
       CHECK(slot >= 0);
