@@ -106,6 +106,7 @@ class Engine {
   // `cpu`: the CPU mpiexec planned for this rank (RAILMPI_SELF_BIND_CPU), -1 for none.
   bool bind_while_uncrowded(int machine_index, int cpu = -1) {
     if (!oversubscribed_ || !binding_.bind(machine_index, mcm_.machine_ranks(), cpu)) return false;
+    mate_waits_.assign(std::size_t(mcm_.job_size()), 0);  // before any wait for a CPU mate
     crowded_word_ = mcm_.node_memory().crowded_word();
     mcm_.set_cpu(binding_.cpu());
     return true;
@@ -233,9 +234,9 @@ class Engine {
   // messages come within such rounds (every rank has work: a shift, Send to the right then Recv
   // from the left), yielding hands the CPU round more cheaply than sleeps and wakes (each wake
   // preempts the sender: 8 ranks on 2 cores, 10000 shifts, bench/oversub_loop shift, 0.118 s
-  // sleeping at once against 0.031 yielding). With two ranks on the CPU a yield hands it to the peer already, and costs less than
-  // a sleep and a wake (3 ranks on 2 cores, the ring of bench/oversub_loop: 0.0077 s sleeping
-  // against 0.0054 yielding).
+  // sleeping at once against 0.031 yielding). With two ranks on the CPU a yield hands it to the
+  // peer already, and costs less than a sleep and a wake (3 ranks on 2 cores, the ring of
+  // bench/oversub_loop: 0.0077 s sleeping against 0.0054 yielding).
   template <class Done>
   void wait_until(Done&& done, int peer) {
     if (peer >= 0 && binding_.bound() && mcm_.shares_cpu(peer)) {
@@ -243,7 +244,6 @@ class Engine {
       if (mates >= 2) {
         if (done()) return;
         if (poll() > 0 && done()) return;
-        if (mate_waits_.size() <= std::size_t(peer)) mate_waits_.resize(std::size_t(mcm_.job_size()), 0);
         std::uint8_t& history = mate_waits_[std::size_t(peer)];
         // Yields first unless the last kMateHistory waits all outlasted their rounds of yields,
         // and every kMateRetry-th wait in any case (the pattern may change).
@@ -423,7 +423,7 @@ class Engine {
   std::uint64_t sleeps_ = 0;
   std::uint64_t cpu_mate_sleeps_ = 0;
   // Per job rank bound to this CPU: bit i set when the i-th last wait for it outlasted a round of
-  // yields (wait_until(done, peer)).
+  // yields (wait_until(done, peer)); sized when this rank binds itself.
   std::vector<std::uint8_t> mate_waits_;
   static constexpr unsigned kMateHistory = 2;
   static constexpr std::uint8_t kMateHistoryMask = (1u << kMateHistory) - 1;
