@@ -229,14 +229,21 @@ class Engine {
   // Polls until done() holds, when only job rank `peer` (-1: any) can make it hold: a message
   // from it, an answer to one sent to it. On an oversubscribed node, when `peer` is bound to this
   // rank's CPU and so is a third rank, the wait may sleep at once instead of yielding
-  // (wait_for_cpu_mate()): when the last waits for that peer outlasted kMateYieldRounds rounds of
-  // yields over the CPU's ranks (a token passed around: the peer gets it long after). When its
-  // messages come within such rounds (every rank has work: a shift, Send to the right then Recv
-  // from the left), yielding hands the CPU round more cheaply than sleeps and wakes (each wake
-  // preempts the sender: 8 ranks on 2 cores, 10000 shifts, bench/oversub_loop shift, 0.118 s
-  // sleeping at once against 0.031 yielding). With two ranks on the CPU a yield hands it to the
-  // peer already, and costs less than a sleep and a wake (3 ranks on 2 cores, the ring of
-  // bench/oversub_loop: 0.0077 s sleeping against 0.0054 yielding).
+  // (wait_for_cpu_mate()): when the last waits for that peer each outlasted kMateQuickYields
+  // yields (a token passed around: the peer gets it long after). When its messages come sooner
+  // (every rank has work: a shift, Send to the right then Recv from the left), yielding hands the
+  // CPU round more cheaply than sleeps and wakes (each wake preempts the sender: 8 ranks on 2
+  // cores, 10000 shifts, bench/oversub_loop shift, 0.118 s sleeping at once against 0.031
+  // yielding). Each yield of a rank lets the CPU's other ranks run: the shift's waits that a poll
+  // found unfinished ended after 1 yield (66%) or 2 (29%), seldom 3 or 4; the ring's after 3-6
+  // (90% more than 2), so a wait of more than kMateQuickYields (3) counts as long. 8 ranks on 2
+  // cores, interleaved medians of 7 runs against the rule before (long: more than 2 rounds of the
+  // CPU's ranks, 6 yields, which the ring's waits seldom took, and sleeps of kLongestSlice): ring
+  // 0.0187 against 0.0267 s (Open MPI 0.0302; 2 yields and 2 ms sleeps: 0.0204 against 0.0254),
+  // 10000 shifts 0.0275 against 0.0265 (Open MPI 0.0258; 9 runs more: 0.0284 / 0.0257 against
+  // 0.0244 / 0.0253); with 2 yields, ring 0.0184 and shift 0.0300. With two ranks on the CPU a
+  // yield hands it to the peer already, and costs less than a sleep and a wake (3 ranks on 2
+  // cores, the ring of bench/oversub_loop: 0.0077 s sleeping against 0.0054 yielding).
   template <class Done>
   void wait_until(Done&& done, int peer) {
     if (peer >= 0 && binding_.bound() && mcm_.shares_cpu(peer)) {
@@ -245,13 +252,13 @@ class Engine {
         if (done()) return;
         if (poll() > 0 && done()) return;
         std::uint8_t& history = mate_waits_[std::size_t(peer)];
-        // Yields first unless the last kMateHistory waits all outlasted their rounds of yields,
+        // Yields first unless the last kMateHistory waits all outlasted kMateQuickYields yields,
         // and every kMateRetry-th wait in any case (the pattern may change).
         if ((history & kMateHistoryMask) != kMateHistoryMask || ++mate_retry_ % kMateRetry == 0) {
           for (int i = 0; i < mates * kMateYieldRounds; ++i) {
             const bool go_on = yield_core();
             if (poll() > 0 && done()) {
-              history = static_cast<std::uint8_t>(history << 1);
+              history = static_cast<std::uint8_t>((history << 1) | (i + 1 > kMateQuickYields));
               return;
             }
             if (!go_on) break;
@@ -381,7 +388,7 @@ class Engine {
       if (!mcm_.shares_cpu(peer)) return false;
       ++sleeps_;
       ++cpu_mate_sleeps_;
-      asleep([&] { mcm_.wait_for_cpu_mate(kLongestSlice); });
+      asleep([&] { mcm_.wait_for_cpu_mate(kMateSleep); });
       poll();
     }
     return true;
@@ -406,6 +413,14 @@ class Engine {
 
   static constexpr std::chrono::microseconds kShortestSlice{50};
   static constexpr std::chrono::microseconds kLongestSlice{2000};
+  // The timeout of a sleep for a CPU mate, whose wake ends it: longer than the kernel's tick, so
+  // the sleep's timer is seldom the CPU's next and arming it does not reprogram the timer (on a
+  // virtual machine a trap to the host). bench/limits/token_ring's same_cpu_futex way with a
+  // timeout in each FUTEX_WAIT, 3 interleaved runs of 5000 rounds: none 1.45-1.65 us a hop, 2 ms
+  // 1.82-2.00, 5 ms 1.65-1.81, 20 ms 1.54-1.76, 100 ms 1.52-1.74. A sleep whose wake is lost
+  // (the mate let go of its CPU in between and sent without the process barrier) ends at the
+  // timeout or at the next liveness check of the shm device, whichever comes first.
+  static constexpr std::chrono::microseconds kMateSleep{20000};
 
   mcm::MultiMethod& mcm_;
   unsigned spin_;
@@ -422,16 +437,18 @@ class Engine {
   std::uint64_t yields_ = 0;
   std::uint64_t sleeps_ = 0;
   std::uint64_t cpu_mate_sleeps_ = 0;
-  // Per job rank bound to this CPU: bit i set when the i-th last wait for it outlasted a round of
-  // yields (wait_until(done, peer)); sized when this rank binds itself.
+  // Per job rank bound to this CPU: bit i set when the i-th last wait for it outlasted
+  // kMateQuickYields yields (wait_until(done, peer)); sized when this rank binds itself.
   std::vector<std::uint8_t> mate_waits_;
   static constexpr unsigned kMateHistory = 2;
   static constexpr std::uint8_t kMateHistoryMask = (1u << kMateHistory) - 1;
   static constexpr unsigned kMateRetry = 16;
-  // Rounds of yields over the CPU's other ranks before a wait for one of them sleeps (8 ranks on
-  // 2 cores, interleaved medians against the parent, 5-7 rounds: shift 1.04 / 1.19 / 1.14 and ring
-  // 0.92 / 0.86 / 0.92 with 2 rounds and 2 waits of history / 1 round and 2 / 1 round and 3).
+  // Rounds of yields over the CPU's other ranks before a wait for one of them that yields first
+  // sleeps (8 ranks on 2 cores, interleaved medians against the parent, 5-7 rounds: shift 1.04 /
+  // 1.19 / 1.14 and ring 0.92 / 0.86 / 0.92 with 2 rounds and 2 waits of history / 1 round and 2 /
+  // 1 round and 3, when such rounds were also what made a wait count as long).
   static constexpr int kMateYieldRounds = 2;
+  static constexpr int kMateQuickYields = 3;
   unsigned mate_retry_ = 0;
   Clock::time_point crowded_until_{};
   std::uint32_t* asleep_word_ = nullptr;  // the node's (mcm::NodeMemory)
