@@ -229,16 +229,17 @@ class Engine {
   // Polls until done() holds, when only job rank `peer` (-1: any) can make it hold: a message
   // from it, an answer to one sent to it. On an oversubscribed node, when `peer` is bound to this
   // rank's CPU and so is a third rank, the wait may sleep at once instead of yielding
-  // (wait_for_cpu_mate()): when the last waits for that peer each outlasted kMateQuickYields
-  // yields (a token passed around: the peer gets it long after). When its messages come sooner
-  // (every rank has work: a shift, Send to the right then Recv from the left), yielding hands the
-  // CPU round more cheaply than sleeps and wakes (each wake preempts the sender: 8 ranks on 2
-  // cores, 10000 shifts, bench/oversub_loop shift, 0.118 s sleeping at once against 0.031
-  // yielding). Each yield of a rank lets the CPU's other ranks run: the shift's waits that a poll
-  // found unfinished ended after 1 yield (66%) or 2 (29%), seldom 3 or 4; the ring's after 3-6
-  // (90% more than 2), so a wait of more than kMateQuickYields (3) counts as long. 8 ranks on 2
-  // cores, interleaved medians of 7 runs against the rule before (long: more than 2 rounds of the
-  // CPU's ranks, 6 yields, which the ring's waits seldom took, and sleeps of kLongestSlice): ring
+  // (wait_for_cpu_mate()): when kMateLongWaits of the last kMateHistory waits for that peer
+  // outlasted kMateQuickYields yields (a token passed around: the peer gets it long after). When
+  // its messages come sooner (every rank has work: a shift, Send to the right then Recv from the
+  // left), yielding hands the CPU round more cheaply than sleeps and wakes (each wake preempts the
+  // sender: 8 ranks on 2 cores, 10000 shifts, bench/oversub_loop shift, 0.118 s sleeping at once
+  // against 0.031 yielding). Each yield of a rank lets the CPU's other ranks run: the shift's
+  // waits that a poll found unfinished ended after 1 yield (66%) or 2 (29%), seldom 3 or 4; the
+  // ring's after 3-6 (90% more than 2), so a wait of more than kMateQuickYields (3) counts as
+  // long. 8 ranks on 2 cores, interleaved medians of 7 runs against the rule before (the last 2
+  // waits long, long meaning more than 2 rounds of the CPU's ranks, 6 yields, which the ring's
+  // waits seldom took, and sleeps of kLongestSlice), with the last 2 waits long as well: ring
   // 0.0187 against 0.0267 s (Open MPI 0.0302; 2 yields and 2 ms sleeps: 0.0204 against 0.0254),
   // 10000 shifts 0.0275 against 0.0265 (Open MPI 0.0258; 9 runs more: 0.0284 / 0.0257 against
   // 0.0244 / 0.0253); with 2 yields, ring 0.0184 and shift 0.0300. With two ranks on the CPU a
@@ -252,9 +253,11 @@ class Engine {
         if (done()) return;
         if (poll() > 0 && done()) return;
         std::uint8_t& history = mate_waits_[std::size_t(peer)];
-        // Yields first unless the last kMateHistory waits all outlasted kMateQuickYields yields,
-        // and every kMateRetry-th wait in any case (the pattern may change).
-        if ((history & kMateHistoryMask) != kMateHistoryMask || ++mate_retry_ % kMateRetry == 0) {
+        // Yields first unless kMateLongWaits of the last kMateHistory waits outlasted
+        // kMateQuickYields yields, and every kMateRetry-th wait in any case (the pattern may
+        // change).
+        const bool long_before = std::popcount(unsigned(history & kMateHistoryMask)) >= kMateLongWaits;
+        if (!long_before || ++mate_retry_ % kMateRetry == 0) {
           for (int i = 0; i < mates * kMateYieldRounds; ++i) {
             const bool go_on = yield_core();
             if (poll() > 0 && done()) {
@@ -440,7 +443,15 @@ class Engine {
   // Per job rank bound to this CPU: bit i set when the i-th last wait for it outlasted
   // kMateQuickYields yields (wait_until(done, peer)); sized when this rank binds itself.
   std::vector<std::uint8_t> mate_waits_;
-  static constexpr unsigned kMateHistory = 2;
+  // 2 of the last 3 rather than the last 2: a CPU's ranks that yield to each other make the
+  // ring's waits 3-5 yields long, around kMateQuickYields, and with "the last 2" the ranks of one
+  // CPU stayed mostly yielding in 10 of 100 runs of 200 rounds of tests/mpi/ring (fewer than 100
+  // mate sleeps; in a later batch 0 of 40, 13 under 175), with "2 of 3" in none of 40 (all 175
+  // or more, the later batch). bench/oversub_loop, 8 ranks,
+  // interleaved medians against "the last 2": ring 0.0250 / 0.0237 against 0.0272 / 0.0248 s
+  // (9 rounds each), 10000 shifts 0.0420 / 0.0440 against 0.0448 / 0.0430 (7 and 9 rounds).
+  static constexpr unsigned kMateHistory = 3;
+  static constexpr int kMateLongWaits = 2;
   static constexpr std::uint8_t kMateHistoryMask = (1u << kMateHistory) - 1;
   static constexpr unsigned kMateRetry = 16;
   // Rounds of yields over the CPU's other ranks before a wait for one of them that yields first
