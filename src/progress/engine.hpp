@@ -237,12 +237,12 @@ class Engine {
   // against 0.031 yielding). Each yield of a rank lets the CPU's other ranks run: the shift's
   // waits that a poll found unfinished ended after 1 yield (66%) or 2 (29%), seldom 3 or 4; the
   // ring's after 3-6 (90% more than 2), so a wait of more than kMateQuickYields (3) counts as
-  // long. 8 ranks on 2 cores, interleaved medians of 7 runs against the rule before (the last 2
-  // waits long, long meaning more than 2 rounds of the CPU's ranks, 6 yields, which the ring's
-  // waits seldom took, and sleeps of kLongestSlice), with the last 2 waits long as well: ring
-  // 0.0187 against 0.0267 s (Open MPI 0.0302; 2 yields and 2 ms sleeps: 0.0204 against 0.0254),
-  // 10000 shifts 0.0275 against 0.0265 (Open MPI 0.0258; 9 runs more: 0.0284 / 0.0257 against
-  // 0.0244 / 0.0253); with 2 yields, ring 0.0184 and shift 0.0300. With two ranks on the CPU a
+  // long. 8 ranks on 2 cores, interleaved medians of 7 runs, both rules asking for the last 2
+  // waits long, against the rule before (long: more than 2 rounds of the CPU's ranks, 6 yields,
+  // which the ring's waits seldom took; sleeps of kLongestSlice): ring 0.0187 against 0.0267 s
+  // (Open MPI 0.0302; 2 yields and 2 ms sleeps: 0.0204 against 0.0254), 10000 shifts 0.0275
+  // against 0.0265 (Open MPI 0.0258; 9 runs more: 0.0284 / 0.0257 against 0.0244 / 0.0253); with
+  // 2 yields, ring 0.0184 and shift 0.0300. With two ranks on the CPU a
   // yield hands it to the peer already, and costs less than a sleep and a wake (3 ranks on 2
   // cores, the ring of bench/oversub_loop: 0.0077 s sleeping against 0.0054 yielding).
   template <class Done>
@@ -416,9 +416,9 @@ class Engine {
 
   static constexpr std::chrono::microseconds kShortestSlice{50};
   static constexpr std::chrono::microseconds kLongestSlice{2000};
-  // The timeout of a sleep for a CPU mate, whose wake ends it: longer than the kernel's tick, so
-  // the sleep's timer is seldom the CPU's next and arming it does not reprogram the timer (on a
-  // virtual machine a trap to the host). bench/limits/token_ring's same_cpu_futex way with a
+  // The timeout of a sleep for a CPU mate, whose wake ends it: long, so the sleep's timer is
+  // seldom the CPU's next one and arming it does not reprogram the timer (on a virtual machine a
+  // trap to the host). bench/limits/token_ring's same_cpu_futex way with a
   // timeout in each FUTEX_WAIT, 3 interleaved runs of 5000 rounds: none 1.45-1.65 us a hop, 2 ms
   // 1.82-2.00, 5 ms 1.65-1.81, 20 ms 1.54-1.76, 100 ms 1.52-1.74. A sleep whose wake is lost
   // (the mate let go of its CPU in between and sent without the process barrier) ends at the
@@ -447,9 +447,9 @@ class Engine {
   // ring's waits 3-5 yields long, around kMateQuickYields, and with "the last 2" the ranks of one
   // CPU stayed mostly yielding in 10 of 100 runs of 200 rounds of tests/mpi/ring (fewer than 100
   // mate sleeps; in a later batch 0 of 40, 13 under 175), with "2 of 3" in none of 40 (all 175
-  // or more, the later batch). bench/oversub_loop, 8 ranks,
-  // interleaved medians against "the last 2": ring 0.0250 / 0.0237 against 0.0272 / 0.0248 s
-  // (9 rounds each), 10000 shifts 0.0420 / 0.0440 against 0.0448 / 0.0430 (7 and 9 rounds).
+  // or more, the later batch). bench/oversub_loop, 8 ranks, interleaved medians against "the last
+  // 2": ring 0.0250 / 0.0237 against 0.0272 / 0.0248 s (9 rounds each), 10000 shifts 0.0420 /
+  // 0.0440 against 0.0448 / 0.0430 (7 and 9 rounds).
   static constexpr unsigned kMateHistory = 3;
   static constexpr int kMateLongWaits = 2;
   static constexpr std::uint8_t kMateHistoryMask = (1u << kMateHistory) - 1;
