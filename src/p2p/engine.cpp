@@ -76,12 +76,15 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   // up to the stream limit (a blocking send goes on at once, without a round trip per message);
   // above it, a rendezvous as for a lone message (a window's reads and shared copies go in
   // batches). A non-blocking one while an earlier rendezvous send to the peer is in flight joins
-  // a window (osu_bw's Isends): eager only up to the exchange limit, above it read by the
-  // receiver with the window's other messages in one call (2 ranks, osu_bw 16 KiB, 6 interleaved
-  // runs: 1.04-1.55x eager, median 1.23; a blocking send would wait for its read, and stays
-  // eager). Else, with receives posted, this rank exchanges: eager up to the exchange limit;
-  // else it is a lone message, eager up to the eager limit (its latency: 20000 B 5.2 us eager,
-  // 2.3 by the shared copy).
+  // a window (osu_bw's Isends): eager only up to the exchange limit (2 ranks, osu_bw 16 KiB, 6
+  // interleaved runs: read by the receiver with the window's other messages in one call
+  // 1.04-1.55x eager, median 1.23; a blocking send would wait for its read, and stays eager), and
+  // from the shared copy's minimum on copied by both cores, not read whole by the receiver alone
+  // (kFlagWindow; osu_bw 16 KiB, lib_ab.sh, medians of 9 interleaved rounds, 2026-11-27:
+  // 1.20 and 1.22x the whole read, which ran at 12.6-16.7 GB/s against 16.9-18.8; osu_alltoall
+  // 16 KiB, 4 ranks, 0.67x the time). Else, with receives posted, this rank exchanges: eager up
+  // to the exchange limit; else it is a lone message, eager up to the eager limit (its latency:
+  // 20000 B 5.2 us eager, 2.3 by the shared copy).
   std::uint8_t& heard = heard_since_send_[static_cast<std::size_t>(peer)];
   const bool stream = !heard;
   const bool window = marker == Marker::nonblocking && rendezvous_sends_[static_cast<std::size_t>(peer)] > 0;
@@ -143,7 +146,7 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
       r.waiting = mode == SendMode::synchronous ? 2 : 1;  // frame out (+ sync_ack)
     } else {
       h.kind = FrameKind::rts;
-      h.flags = read_whole ? kFlagReadNow : 0;
+      h.flags = read_whole ? kFlagReadNow : window && !layout && bytes >= fig.shared_copy_min ? kFlagWindow : 0;
       h.aux = single_copy ? id_of(r.buf) : 0;  // 0: answer cts (also a layout: not one buffer)
       r.op.payload = nullptr;
       r.op.payload_len = 0;
@@ -335,7 +338,7 @@ void Engine::deliver_unexpected(Request& r, Unexpected* u) {
     complete(r);
     return;
   }
-  start_rendezvous_recv(r, u->peer, u->size, u->sender_req, u->sender_addr, {u->data, u->data_len}, u->read_now);
+  start_rendezvous_recv(r, u->peer, u->size, u->sender_req, u->sender_addr, {u->data, u->data_len}, u->rts_flags);
   unexpected_.release(u);
   // Posted outside a device pass (MPI_Irecv, MPI_Mrecv): the read does not wait for the next one.
   flush_reads();
@@ -343,7 +346,7 @@ void Engine::deliver_unexpected(Request& r, Unexpected* u) {
 
 void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
                                    std::uint64_t sender_addr, std::span<const std::byte> sender_layout,
-                                   bool sender_asks_read) {
+                                   std::uint8_t rts_flags) {
   r.peer = peer;
   r.total = size;
   const std::size_t n = std::min(size, r.bytes);
@@ -355,7 +358,8 @@ void Engine::start_rendezvous_recv(Request& r, int peer, std::size_t size, std::
   // streams a rendezvous message to the same peer (both ways: osu_bibw, exchanges): 1 MiB
   // both ways 13-14 GB/s through the rings, 19-21 GB/s by single copies; one way the rings beat
   // one reader (13-16 against 9-10 GB/s) and the shared copy below beats both.
-  const bool read_now = n >= fig.single_copy_min || size <= fig.single_copy_whole_max || sender_asks_read ||
+  const bool whole = size <= fig.single_copy_whole_max && !(rts_flags & kFlagWindow);
+  const bool read_now = n >= fig.single_copy_min || whole || (rts_flags & kFlagReadNow) ||
                         (n >= fig.single_copy_both_ways_min && rendezvous_sends_[static_cast<std::size_t>(peer)] > 0);
   if (readable && fig.single_copy && read_now) {
     if (sender_addr != 0 && sender_layout.empty() && !r.layout) {
@@ -580,7 +584,7 @@ void Engine::queue_eager(int peer, const Envelope& env, std::uint8_t flags, std:
   u->peer = peer;
   u->kind = FrameKind::eager;
   u->sync = (flags & kFlagSync) != 0;
-  u->read_now = false;
+  u->rts_flags = 0;
   u->size = payload.size();
   u->sender_req = sender_req;
   if (payload.size() <= sizeof u->inline_data) {
@@ -599,7 +603,7 @@ void Engine::handle_rts(int peer, const WireHeader& h, std::span<const std::byte
   if (Request* r = posted_.take(h.context, h.source, h.tag)) {
     r->status_source = h.source;
     r->status_tag = h.tag;
-    start_rendezvous_recv(*r, peer, h.size, h.req, h.aux, payload, (h.flags & kFlagReadNow) != 0);
+    start_rendezvous_recv(*r, peer, h.size, h.req, h.aux, payload, h.flags & (kFlagReadNow | kFlagWindow));
     return;
   }
   Unexpected* u = unexpected_.allocate();
@@ -609,7 +613,7 @@ void Engine::handle_rts(int peer, const WireHeader& h, std::span<const std::byte
   u->peer = peer;
   u->kind = FrameKind::rts;
   u->sync = false;
-  u->read_now = (h.flags & kFlagReadNow) != 0;
+  u->rts_flags = h.flags & (kFlagReadNow | kFlagWindow);
   u->size = h.size;
   u->sender_req = h.req;
   u->sender_addr = h.aux;

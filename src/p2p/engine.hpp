@@ -154,7 +154,7 @@ class Engine {
   // `sender_layout`: the rts payload of a non-contiguous sender (empty: contiguous at sender_addr).
   void start_rendezvous_recv(Request& r, int peer, std::size_t size, std::uint64_t sender_req,
                              std::uint64_t sender_addr, std::span<const std::byte> sender_layout,
-                             bool sender_asks_read = false);
+                             std::uint8_t rts_flags = 0);
   // A matched rendezvous not read whole in one single copy: the shared copy, or cts and packets.
   void rendezvous_without_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr);
   // Queues a read of `bytes` at `remote_addr` into r.buf + offset for flush_reads(): all of r

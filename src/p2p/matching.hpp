@@ -21,7 +21,7 @@ struct Unexpected {
   int peer = -1;
   FrameKind kind = FrameKind::eager;  // eager (data held here) or rts (data still at the sender)
   bool sync = false;
-  bool read_now = false;  // rts with kFlagReadNow
+  std::uint8_t rts_flags = 0;  // rts: its kFlagReadNow and kFlagWindow
   std::size_t size = 0;
   std::uint64_t sender_req = 0;
   std::uint64_t sender_addr = 0;

@@ -25,6 +25,9 @@ inline constexpr std::uint8_t kFlagSync = 1;
 inline constexpr std::uint8_t kFlagLayout = 2;
 // rts: read it whole by single copy now (the sender streams both ways).
 inline constexpr std::uint8_t kFlagReadNow = 4;
+// rts: one of a window of non-blocking sends to the receiver (osu_bw's Isends): a message the
+// shared copy takes is not read whole by the receiver alone (Figures::single_copy_whole_max).
+inline constexpr std::uint8_t kFlagWindow = 8;
 
 struct WireHeader {
   FrameKind kind;

@@ -215,7 +215,8 @@ class ShmDevice final : public Device {
   // window's messages read whole measured 0.87-1.30 against eager at 8 KiB (four runs) and
   // 1.09-1.32 at 16 KiB, but a blocking stream (osu_bw -b: each send waits for its fin, then the
   // next is lone) 0.64 at 16 KiB: eager stays for blocking sends, while a window of non-blocking
-  // ones goes by the exchange limit (p2p::Engine::isend).
+  // ones goes by the exchange limit (p2p::Engine::isend), and above it by the shared copy, not
+  // read whole (p2p::kFlagWindow; osu_bw 16 KiB 1.20-1.22x the whole read, 2026-11-27).
   static constexpr std::size_t kStreamEagerLimit = 16 * 1024;
 
  private:
