@@ -184,6 +184,10 @@ int PMPI_Finalize(void) {
                    static_cast<unsigned long long>(in.progress->yields()),
                    static_cast<unsigned long long>(in.progress->sleeps()),
                    static_cast<unsigned long long>(in.progress->cpu_mate_sleeps()));
+    if (in.node_coll) {
+      railmpi::base::log_info("collectives: %llu through the node's shared region",
+                              static_cast<unsigned long long>(in.node_coll->calls()));
+    }
   }
   if (in.pmi.size() > 1) in.pmi.barrier();
   in.mcm->shutdown();

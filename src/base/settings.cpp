@@ -53,7 +53,7 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes after the last message it received before it sleeps in the kernel (with a core per rank it also yields for 1 ms after the last arrival: a rank that keeps receiving pays no wake-ups; with more ranks than cores, a point-to-point wait makes none for 10 ms once yields show other programs holding the cores: a yield of 500 us or more, another among the 32 yields before it, and more tasks runnable on the machine than ranks of the job awake; a rank bound to a core of its own polls instead of yielding for 100 ms after such a yield: another program shares its core, and each yield would hand it a time slice; a long yield with nothing else runnable is the host stopping a virtual machine's CPU and changes nothing)."},
     SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "64K",
                 "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},
-    SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr."},
+    SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr, and at `MPI_Finalize` how the rank waited (yields, sleeps) and how many collectives went through the node's shared region."},
     SettingSpec{"RAILMPI_NODE", "",
                 "Name of the rank's host, set by `mpiexec` for every rank; ranks with one name share memory (empty: host name + network namespace)."},
     SettingSpec{"RAILMPI_PMI_ADDRESS", "",

@@ -40,7 +40,9 @@ NodeCollectives::NodeCollectives(mcm::MultiMethod& mcm, Engine& engine, const ba
 bool NodeCollectives::usable(const core::Communicator& c, std::size_t bytes) {
   if (bytes > limit_ || !memory_.available() || c.is_inter() || c.size() < 2) return false;
   if (c.node_slot == core::Communicator::kNodeSlotUndecided) [[unlikely]] decide(c);
-  return c.node_slot >= 0;
+  if (c.node_slot < 0) return false;
+  ++calls_;
+  return true;
 }
 
 void NodeCollectives::decide(const core::Communicator& c) {

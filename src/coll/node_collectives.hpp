@@ -152,6 +152,9 @@ class NodeCollectives {
   void release(const core::Communicator& c);
 
   std::size_t limit() const { return limit_; }
+  // Calls that went through the node's shared region (RAILMPI_VERBOSE's end-of-job line: a
+  // region sized too small for a communicator would send them all to point-to-point silently).
+  std::uint64_t calls() const { return calls_; }
 
  private:
   struct alignas(64) Flag {
@@ -288,6 +291,7 @@ class NodeCollectives {
   mcm::NodeMemory memory_;
   Engine& engine_;
   std::size_t limit_;
+  std::uint64_t calls_ = 0;
   std::size_t cell_;
   bool light_stores_;  // arrive() stores without a fence (mcm::NodeMemory::light_stores)
   unsigned spin_;
