@@ -405,7 +405,7 @@ int ShmDevice::receive(Peer& p) {
       },
       kMaxFramesPerPeerPoll);
   if (p.line.pending() && p.line.due(p.in.cell_head())) lines += deliver_line(p);
-  if (r.released) ring_doorbell(p);  // the peer may sleep waiting for room
+  if (r.released) ring_doorbell(p, kAsleepForRoom);  // the peer may sleep waiting for room
   if (r.frames + lines > 0) p.out.heard();
   return r.frames + lines;
 }
@@ -498,7 +498,7 @@ void ShmDevice::sleep(std::chrono::microseconds timeout, bool barrier) {
   if (anything_to_do(std::memory_order_acquire)) return;
   SegmentControl* c = my_ctrl();
   const std::uint32_t bell = load32(c->doorbell, std::memory_order_seq_cst);
-  store32(c->sleeping, 1, std::memory_order_seq_cst);
+  store32(c->sleeping, queued_ > 0 ? kAsleep | kAsleepForRoom : kAsleep, std::memory_order_seq_cst);
   // The peers publish with release stores and read `sleeping` after a fence that may be only a
   // compiler barrier (ring_doorbell): this side's barrier covers their CPUs (and the seq_cst
   // store above this one's). Not needed when the waker shares this CPU (wait_for_cpu_mate()).
