@@ -82,9 +82,9 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
   // from the shared copy's minimum on copied by both cores, not read whole by the receiver alone
   // (kFlagWindow; osu_bw 16 KiB, lib_ab.sh, medians of 9 interleaved rounds, 2026-11-27:
   // 1.20 and 1.22x the whole read, which ran at 12.6-16.7 GB/s against 16.9-18.8; osu_alltoall
-  // 16 KiB, 4 ranks, 0.67x the time). Else, with receives posted, this rank exchanges: eager up
-  // to the exchange limit; else it is a lone message, eager up to the eager limit (its latency:
-  // 20000 B 5.2 us eager, 2.3 by the shared copy).
+  // 16 KiB on 4 ranks 0.67 and 1.06x the time in two runs). Else, with receives posted, this rank
+  // exchanges: eager up to the exchange limit; else it is a lone message, eager up to the eager
+  // limit (its latency: 20000 B 5.2 us eager, 2.3 by the shared copy).
   std::uint8_t& heard = heard_since_send_[static_cast<std::size_t>(peer)];
   const bool stream = !heard;
   const bool window = marker == Marker::nonblocking && rendezvous_sends_[static_cast<std::size_t>(peer)] > 0;
