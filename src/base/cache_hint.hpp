@@ -14,6 +14,10 @@ inline void demote_line(const void* p) {
 #endif
 }
 
+// Starts loading the cache line holding `p` into this core's caches without waiting for it (a
+// line read soon after, when other work comes first).
+inline void fetch_line(const void* p) { __builtin_prefetch(p); }
+
 // Tells the core that this thread spins on a line another core writes (PAUSE: the loop leaves
 // the pipeline's memory-order speculation alone and frees issue slots; elsewhere nothing).
 inline void spin_pause() {

@@ -47,6 +47,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/cache_hint.hpp"
 #include "base/short_copy.hpp"
 
 namespace railmpi::device::shm {
@@ -320,6 +321,13 @@ class RingProducer {
 
 class RingConsumer {
  public:
+  // A frame of several cells: the loads of its cells after the first (of its first kPrefetchCells
+  // cells) start when the frame is seen, and overlap the handler's parsing and matching instead of
+  // waiting, one after the other, for the copy of the payload (lib_ab.sh, 2 ranks, 21 interleaved
+  // rounds: osu_latency 128 / 256 / 1024 B 0.91 / 0.93 / 0.95 the time without; osu_bw 32 B to
+  // 1 KiB, 15 rounds, 0.99-1.07 the bandwidth). Prefetching the cells for writing on the
+  // producer's side instead cost: 128 B to 1 KiB 1.14-1.21 the time.
+  static constexpr std::size_t kPrefetchCells = 8;
   RingConsumer() = default;
   // `window`: the producer's first window (RingProducer::attach), 0 for none. The consumer then
   // publishes head every window/4 cells at least, so that the producer can start the window's
@@ -361,10 +369,12 @@ class RingConsumer {
         head_ += count_ - idx;
       } else {
         const std::uint32_t plen = ch->payload_len;
+        const std::size_t k = frame_cells(hlen, plen);
+        for (std::size_t j = 1; j < std::min<std::size_t>(k, kPrefetchCells); ++j) base::fetch_line(c + j);
         const std::byte* p = c->bytes + kCellHeaderBytes;
         const std::span<const std::byte> header(p, hlen), payload(p + hlen, plen);
         deliver_frame(f, header, payload, ch->flags);
-        head_ += frame_cells(hlen, plen);
+        head_ += k;
         ++r.frames;
       }
       if (head_ - published_ >= batch_) {
