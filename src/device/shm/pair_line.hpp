@@ -112,9 +112,11 @@ class PairLineEnd {
     const std::byte* d = line_->data;
     const std::size_t hlen = line_->header_len, plen = line_->payload_len;
     // The second line's load starts now and overlaps the handler's parsing and matching, instead
-    // of waiting for the copy of the payload at its end (lib_ab.sh, osu_latency 64 B, 11 and 15
-    // interleaved rounds: 0.97 and 0.95 the time without it).
-    if (hlen + plen > kFirstLineBytes) base::fetch_line(d + kFirstLineBytes);
+    // of waiting for the copy of the payload at its end; for writing, since this end holds the
+    // turn next and no one else writes the line before it posts (lib_ab.sh, osu_latency 64 B:
+    // loading it early 0.97 and 0.95 the time of not, 11 and 15 interleaved rounds; for writing
+    // 0.95 and 0.96 the time of loading it to read, 15 and 21 rounds).
+    if (hlen + plen > kFirstLineBytes) base::fetch_line_to_write(d + kFirstLineBytes);
     ++seen_;
     f(std::span<const std::byte>(d, hlen), std::span<const std::byte>(d + hlen, plen));
     turn_ = true;
