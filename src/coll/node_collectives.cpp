@@ -24,6 +24,13 @@ constexpr std::size_t kPageBytes = 4096;
 // `seq` is at or past `target` (call numbers wrap around after 2^32 calls).
 bool reached(std::uint32_t seq, std::uint32_t target) { return static_cast<std::int32_t>(seq - target) >= 0; }
 
+// The first element of block b of a vector of `count` elements of `elem` bytes cut into n blocks
+// (one per rank; count for b >= n), on a cache line where the element size allows.
+std::size_t block_edge(std::size_t count, std::size_t elem, int b, int n) {
+  const std::size_t align = elem <= 64 && 64 % elem == 0 ? 64 / elem : 1;
+  return b >= n ? count : std::min(count, count * std::size_t(b) / std::size_t(n) / align * align);
+}
+
 }  // namespace
 
 NodeCollectives::NodeCollectives(mcm::MultiMethod& mcm, Engine& engine, const base::Settings& settings)
@@ -511,6 +518,11 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   }
   map_once(k.progress->input_cells_mapped, {k.input_cells, std::size_t(k.n) * 2 * k.cell}, bytes);
   wait_all(k, k.seq - 1);  // every reader of this rank's input cell finished call seq-2
+  if (k.n == 2 && bytes >= kPairAllreduceMin) {
+    const int peer = c.job_ranks[std::size_t(1 - c.rank)];
+    const device::Figures& f = mcm_.figures(peer);
+    if (f.single_copy && bytes >= f.shared_copy_min) return pair_allreduce(k, peer, sendbuf, recvbuf, count, op);
+  }
   if (bytes >= k.progress->blocks_min) return allreduce_blocks(k, sendbuf, recvbuf, count, op);
   if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);
   arrive(k, bytes);
@@ -519,14 +531,124 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   return largest(k) > bytes ? Result::truncated : Result::done;
 }
 
+NodeCollectives::Result NodeCollectives::pair_allreduce(const Call& k, int peer, const void* sendbuf, void* recvbuf,
+                                                        std::size_t count, const Reducer& op) {
+  const int other = 1 - k.me;
+  const std::size_t elem = op.elem;
+  // Call s: each rank's send and receive buffer addresses and element count in the first line of
+  // its inline cell (whose readers finished call s-2: the caller waited for call s-1).
+  InlineLine& mine = k.inline_cell(k.me)[0];
+  const InlineLine& theirs = k.inline_cell(other)[0];
+  const std::uint64_t addrs[2] = {reinterpret_cast<std::uint64_t>(sendbuf), reinterpret_cast<std::uint64_t>(recvbuf)};
+  mine.bytes = static_cast<std::uint32_t>(count * elem);
+  std::memcpy(mine.data, addrs, sizeof addrs);
+  std::atomic_ref<std::uint32_t>(mine.seq).store(k.seq, std::memory_order_release);
+  arrive(k, kNoBytes);
+  if (!wait_word(k, theirs.seq, other, k.seq))
+    base::fatal("node allreduce: rank %d of a 2-rank communicator passed a count on the other side of %zu bytes",
+                other, kPairAllreduceMin);
+  std::uint64_t their_addrs[2];
+  std::memcpy(their_addrs, theirs.data, sizeof their_addrs);
+  const std::size_t their_bytes = theirs.bytes;
+  // Both ranks cut the elements both passed (counts that differ are an error: reported below).
+  const std::size_t n = std::min(count, their_bytes / elem);
+  const std::size_t lo = block_edge(n, elem, k.me, 2) * elem, hi = block_edge(n, elem, k.me + 1, 2) * elem;
+  const std::size_t their_lo = block_edge(n, elem, other, 2) * elem,
+                    their_hi = block_edge(n, elem, other + 1, 2) * elem;
+  const auto* in = static_cast<const std::byte*>(sendbuf);
+  auto* out = static_cast<std::byte*>(recvbuf);
+  // This rank's block, x0 op x1: the other's input read into this rank's input cell (whose
+  // readers finished call s-2; in place, reading it straight into the receive buffer would
+  // overwrite this rank's own input), or, for rank 0 out of place, into the receive buffer.
+  bool read_ok = true, write_ok = true;
+  if (hi > lo) {
+    const std::size_t len = hi - lo, elems = len / elem;
+    if (k.me == 0 && out != in) {
+      read_ok = mcm_.read_remote(peer, their_addrs[0] + lo, {out + lo, len});
+      if (read_ok) op(in + lo, out + lo, elems);  // x0 op x1 into x1's copy
+    } else {
+      std::byte* theirs_in = k.input(k.me);
+      read_ok = mcm_.read_remote(peer, their_addrs[0] + lo, {theirs_in, len});
+      if (read_ok && k.me == 0) {
+        op(in + lo, theirs_in, elems);
+        std::memcpy(out + lo, theirs_in, len);
+      } else if (read_ok) {
+        if (out != in) std::memcpy(out + lo, in + lo, len);
+        op(theirs_in, out + lo, elems);
+      }
+    }
+    // The other's receive buffer there is free: it holds nothing the other reads in this call
+    // (in place, its input for this block, which this rank has read).
+    write_ok = read_ok && mcm_.write_remote(peer, their_addrs[1] + lo, {out + lo, len});
+  }
+  // Call s+1: each rank says in its inline cell whether its copies worked; seeing the other's
+  // also tells this rank that the other's result is in its receive buffer and that the other has
+  // read this rank's input.
+  Call done = k;
+  done.seq = ++k.progress->seq;
+  InlineLine& my_ok = done.inline_cell(k.me)[0];
+  my_ok.bytes = (read_ok ? 1u : 0u) | (write_ok ? 2u : 0u);
+  std::atomic_ref<std::uint32_t>(my_ok.seq).store(done.seq, std::memory_order_release);
+  arrive(done, kNoBytes);
+  const InlineLine& their_ok = done.inline_cell(other)[0];
+  wait_word(done, their_ok.seq, other, done.seq);
+  bool read[2], wrote[2];
+  read[k.me] = read_ok;
+  wrote[k.me] = write_ok;
+  read[other] = (their_ok.bytes & 1u) != 0;
+  wrote[other] = (their_ok.bytes & 2u) != 0;
+  if (!(read[0] && read[1] && wrote[0] && wrote[1]))
+    pair_allreduce_refused(done, read, wrote, sendbuf, recvbuf, lo, hi, their_lo, their_hi, op);
+  return their_bytes > count * elem ? Result::truncated : Result::done;
+}
+
+void NodeCollectives::pair_allreduce_refused(const Call& k, const bool (&read_ok)[2], const bool (&write_ok)[2],
+                                             const void* sendbuf, void* recvbuf, std::size_t lo, std::size_t hi,
+                                             std::size_t their_lo, std::size_t their_hi, const Reducer& op) {
+  const int me = k.me, other = 1 - me;
+  const auto* in = static_cast<const std::byte*>(sendbuf);
+  auto* out = static_cast<std::byte*>(recvbuf);
+  // Call s+2, input cells (every rank entered call s+1, so their readers are done): the other's
+  // block of this rank's input when the other could not read it (no one wrote into this rank's
+  // receive buffer there: in place, the input is whole), and this rank's result when it could not
+  // write it.
+  Call give = k;
+  give.seq = ++k.progress->seq;
+  if (!read_ok[other] && their_hi > their_lo) std::memcpy(give.input(me) + their_lo, in + their_lo, their_hi - their_lo);
+  if (read_ok[me] && !write_ok[me] && hi > lo) std::memcpy(give.input(me) + lo, out + lo, hi - lo);
+  arrive(give, kNoBytes);
+  wait_rank(give, other, give.seq);
+  if (read_ok[other] && !write_ok[other] && their_hi > their_lo)
+    std::memcpy(out + their_lo, give.input(other) + their_lo, their_hi - their_lo);
+  // Call s+3: this rank's block, when it could not read the other's input, from the other's cell
+  // of call s+2 (x0 op x1, as in pair_allreduce()), and back to the other in this rank's cell.
+  Call back = give;
+  back.seq = ++k.progress->seq;
+  if (!read_ok[me] && hi > lo) {
+    const std::size_t len = hi - lo, elems = len / op.elem;
+    std::byte* result = back.input(me) + lo;
+    if (me == 0) {
+      std::memcpy(result, give.input(other) + lo, len);
+      op(in + lo, result, elems);
+    } else {
+      std::memcpy(result, in + lo, len);
+      op(give.input(other) + lo, result, elems);
+    }
+    std::memcpy(out + lo, result, len);
+  }
+  arrive(back, kNoBytes);
+  wait_rank(back, other, back.seq);
+  if (!read_ok[other] && their_hi > their_lo)
+    std::memcpy(out + their_lo, back.input(other) + their_lo, their_hi - their_lo);
+  // The other reads this rank's cell of call s+3 until it enters call s+4: the next call that
+  // writes it (s+5) waits for that.
+}
+
 NodeCollectives::Result NodeCollectives::allreduce_blocks(const Call& k, const void* sendbuf, void* recvbuf,
                                                           std::size_t count, const Reducer& op) {
   const std::size_t elem = op.elem, bytes = count * elem;
-  // Block b: elements [edge(b), edge(b + 1)), starting on a cache line where the element size allows.
-  const std::size_t align = elem <= 64 && 64 % elem == 0 ? 64 / elem : 1;
-  const auto edge = [&](int b) {
-    return b >= k.n ? count : std::min(count, count * std::size_t(b) / std::size_t(k.n) / align * align);
-  };
+  // Block b: elements [edge(b), edge(b + 1)).
+  const auto edge = [&](int b) { return block_edge(count, elem, b, k.n); };
   const auto* in = static_cast<const std::byte*>(sendbuf);
   auto* out = static_cast<std::byte*>(recvbuf);
   const std::size_t lo = edge(k.me) * elem, hi = edge(k.me + 1) * elem;

@@ -41,6 +41,15 @@
 //              wait for every rank. Every cell rule below holds for the two numbers as for any.
 //              (Ranks passing counts on both sides of blocks_min, like counts on both sides of
 //              the limit, are an erroneous program that this does not detect.)
+//              With 2 ranks from kPairAllreduceMin bytes on and a shared single copy between
+//              them (pair_allreduce): each rank puts its send and receive buffer addresses in
+//              its inline cell of call s; then reads the other's input for its own block (as
+//              above) from the other's send buffer, combines it with its own into its receive
+//              buffer and writes that result into the other's receive buffer; and says in its
+//              inline cell of call s+1 whether its read and write worked. Seeing the other's
+//              line of call s+1 ends the call (the other has read this rank's input and written
+//              its result here). Refused copies are made up through the input cells in calls
+//              s+2 and s+3 (the missing inputs, then the results computed from them).
 //   reduce     the same, but only the root waits and combines; the others return at once;
 //   bcast      the root writes the byte count in small cell s mod kSmallDepth and the data there
 //              too, then the call number in the small cell, and sets its flag; the others set
@@ -115,6 +124,15 @@ class NodeCollectives {
   // scheduler: 8 ranks on 2 cores, 4 KiB 15.2 vs 11.7 us flat, 16 KiB 23.5 vs 24-68, 64 KiB 48 vs
   // 79; 4 ranks on 2 cores, 16 KiB 11-22 vs 14-25.
   static constexpr std::int32_t kBlocksMinOversubscribed = 16 * 1024;
+  // With 2 ranks, each a core, and single copies between them, allreduce from this many bytes on
+  // goes by pair_allreduce(): each rank reads the other's input for its block straight from the
+  // other's send buffer, combines it with its own into its receive buffer and writes the result
+  // into the other's receive buffer (process_vm_readv / writev): the data moves once each way
+  // instead of through the input cells (copied in, read out, and the results again). 2 ranks,
+  // osu_allreduce, lib_ab.sh medians of 9 interleaved rounds against the blocks: 16 / 32 / 64 KiB
+  // 3.76 / 5.36 / 8.78 us instead of 4.85 / 8.27 / 14.57 (0.78 / 0.65 / 0.60); from 4 KiB on, 4
+  // and 8 KiB took 1.37 and 1.08 the time of the blocks (two system calls a rank cost more).
+  static constexpr std::size_t kPairAllreduceMin = 16 * 1024;
   // A bcast cell is filled in chunks of this many bytes, each announced as soon as it is written,
   // so receivers that already wait copy chunk j while the root writes chunk j+1 (the two copies
   // overlap).
@@ -227,6 +245,16 @@ class NodeCollectives {
   // Bcast between 2 ranks of `bytes` > kPairBcastLimit by single copies with `peer` (see the
   // file comment); takes two call numbers, three or four when a copy was refused.
   Result pair_bcast(const Call& k, int peer, void* buf, std::size_t bytes, int root);
+  // Allreduce between 2 ranks of kPairAllreduceMin bytes or more by single copies with `peer`
+  // (see the file comment), after the input cells are mapped and both ranks entered call
+  // k.seq - 1; takes two call numbers, four when a copy was refused.
+  Result pair_allreduce(const Call& k, int peer, const void* sendbuf, void* recvbuf, std::size_t count,
+                        const Reducer& op);
+  // The refused copies of pair_allreduce(), made up through the input cells in two more calls.
+  // `read_ok[r]` / `write_ok[r]`: rank r's read of the other's input / write of its result worked.
+  void pair_allreduce_refused(const Call& k, const bool (&read_ok)[2], const bool (&write_ok)[2],
+                              const void* sendbuf, void* recvbuf, std::size_t lo, std::size_t hi,
+                              std::size_t their_lo, std::size_t their_hi, const Reducer& op);
   // Whether `c` may take the node path for `bytes`; decides its slot on the first call.
   bool usable(const core::Communicator& c, std::size_t bytes);
   void decide(const core::Communicator& c);

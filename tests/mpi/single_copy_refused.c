@@ -1,5 +1,5 @@
-/* single_copy_refused readv|writev|both: the kernel refuses the single copies after MPI_Init
- * (a seccomp filter makes process_vm_readv, process_vm_writev or both fail with EPERM, as a
+/* single_copy_refused readv|writev|both|readv_rank1: the kernel refuses the single copies after
+ * MPI_Init (a seccomp filter makes process_vm_readv, process_vm_writev or both fail with EPERM, as a
  * ptrace policy or a security module would for a peer it no longer lets this rank touch), and
  * every rendezvous still arrives whole, with its status, without a hang. The paths of a refused
  * copy: a whole read that fails goes to the shared copy or to packets; a refused tail read of a
@@ -8,9 +8,10 @@
  * head and send a second fin. Checked: 2 ranks one way (40000 B, 64 KiB, 1 MiB + 13, receive
  * posted or not), both ways at once (1 MiB MPI_Sendrecv; windows of 16 messages of 16 KiB and
  * 32 KiB + 7 each way, read in batches; one way, windows of 40000 B and 64 KiB + 3, shared
- * copies in batches), 2-rank 64 KiB bcasts, and that the
+ * copies in batches), 2-rank 64 KiB bcasts, 2-rank allreduces of 16-64 KiB, and that the
  * refused calls were made (rank 1 reads, rank 0 writes; the writes only with a core per rank,
- * where large one-way messages go by shared copy). x86-64 only (the filter's architecture);
+ * where large one-way messages go by shared copy; with readv_rank1 only rank 1's reads are
+ * refused, so the two ranks' copies fail differently). x86-64 only (the filter's architecture);
  * elsewhere the transfers run without a filter. Other ranks idle. */
 #include "mpitest.h"
 
@@ -175,13 +176,60 @@ static void pair_bcasts(long n, unsigned char *b) {
     MPI_OK(MPI_Comm_free(&pair));
 }
 
+/* 2-rank allreduces large enough for RailMPI's pair_allreduce (each rank reads the other's input
+ * for its half and writes its result into the other's receive buffer): with the copies refused,
+ * each half still arrives through the node's shared region. Doubles (sums of integers, exact),
+ * in place and not, at the pair path's smallest size and above; bytes with BOR, an odd size. */
+static void pair_allreduces(int reads, int writes) {
+    const int refused_before = refused_reads + refused_writes;
+    MPI_Comm pair;
+    MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, mt_rank < 2 ? 0 : MPI_UNDEFINED, mt_rank, &pair));
+    if (pair == MPI_COMM_NULL) return;
+    enum { MOST = 8192 };
+    static double in[MOST], out[MOST];
+    const int counts[] = {2048, 5000, 8192};
+    for (int c = 0; c < 3; c++) {
+        for (int in_place = 0; in_place <= 1; in_place++) {
+            const int n = counts[c];
+            for (int i = 0; i < n; i++) {
+                in[i] = (double)(i * 3 + mt_rank * 1000 + c);
+                out[i] = in_place ? in[i] : -1;
+            }
+            MPI_OK(MPI_Allreduce(in_place ? MPI_IN_PLACE : in, out, n, MPI_DOUBLE, MPI_SUM, pair));
+            for (int i = 0; i < n; i++)
+                CHECK(out[i] == (double)(i * 6 + 1000 + 2 * c), "allreduce of %d doubles%s: element %d is %g, expected %d",
+                      n, in_place ? " in place" : "", i, out[i], i * 6 + 1000 + 2 * c);
+            if (!in_place)
+                for (int i = 0; i < n; i++) CHECK(in[i] == (double)(i * 3 + mt_rank * 1000 + c), "send buffer changed");
+        }
+    }
+    static unsigned char bin[16385], bout[16385];
+    for (int i = 0; i < 16385; i++) {
+        bin[i] = (unsigned char)(1u << ((i + mt_rank) % 8));
+        bout[i] = 0;
+    }
+    MPI_OK(MPI_Allreduce(bin, bout, 16385, MPI_BYTE, MPI_BOR, pair));
+    for (int i = 0; i < 16385; i++) {
+        const unsigned char want = (unsigned char)((1u << (i % 8)) | (1u << ((i + 1) % 8)));
+        CHECK(bout[i] == want, "allreduce BOR of 16385 bytes: byte %d is %d, expected %d", i, bout[i], want);
+    }
+    MPI_OK(MPI_Comm_free(&pair));
+    /* with a core per rank the pair path was taken: the refused copies were its own */
+    if (REFUSES && (reads || writes) && mt_size <= mt_machine_cpus())
+        CHECK(refused_reads + refused_writes > refused_before, "the allreduces made no single copy");
+}
+
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "single_copy_refused");
-    CHECK(argc == 2 && (!strcmp(argv[1], "readv") || !strcmp(argv[1], "writev") || !strcmp(argv[1], "both")),
-          "usage: single_copy_refused readv|writev|both");
-    const int reads = strcmp(argv[1], "writev") != 0, writes = strcmp(argv[1], "readv") != 0;
+    CHECK(argc == 2 && (!strcmp(argv[1], "readv") || !strcmp(argv[1], "writev") || !strcmp(argv[1], "both") ||
+                        !strcmp(argv[1], "readv_rank1")),
+          "usage: single_copy_refused readv|writev|both|readv_rank1");
+    /* readv_rank1: only rank 1's reads are refused (the two ranks' copies fail differently) */
+    const int one = !strcmp(argv[1], "readv_rank1");
+    const int reads = strcmp(argv[1], "writev") != 0 && (!one || mt_rank == 1);
+    const int writes = strcmp(argv[1], "readv") != 0 && !one;
 #if REFUSES
-    refuse(reads, writes);
+    if (reads || writes) refuse(reads, writes);
 #endif
     const long most = 1048576 + 13;
     unsigned char *s = malloc((size_t)most), *r = malloc((size_t)most);
@@ -197,6 +245,7 @@ int main(int argc, char **argv) {
         window_one_way(40000, 16, 62, s, r);
         window_one_way(65536 + 3, 12, 63, s, r);
         pair_bcasts(65536, r);
+        pair_allreduces(reads, writes);
 #if REFUSES
         /* The library's figures: single copy on (the probe at MPI_Init passed); with a core per
          * rank large one-way messages are shared copies (the sender writes), else read whole. */
