@@ -591,7 +591,8 @@ NodeCollectives::Result NodeCollectives::pair_allreduce(const Call& k, int peer,
   std::atomic_ref<std::uint32_t>(my_ok.seq).store(done.seq, std::memory_order_release);
   arrive(done, kNoBytes);
   const InlineLine& their_ok = done.inline_cell(other)[0];
-  wait_word(done, their_ok.seq, other, done.seq);
+  if (!wait_word(done, their_ok.seq, other, done.seq))
+    base::fatal("node allreduce: rank %d left the 2-rank single-copy path after call %u", other, k.seq);
   bool read[2], wrote[2];
   read[k.me] = read_ok;
   wrote[k.me] = write_ok;
