@@ -432,16 +432,8 @@ NodeCollectives::Result NodeCollectives::pair_bcast(const Call& k, int peer, voi
   const bool is_root = k.me == root;
   // Call s: each rank's buffer address and byte count in the first line of its inline cell.
   wait_all(k, k.seq - 1);  // the other finished reading this rank's inline cell of call seq-2
-  InlineLine& mine = k.inline_cell(k.me)[0];
-  const InlineLine& theirs = k.inline_cell(other)[0];
-  const auto addr = reinterpret_cast<std::uint64_t>(buf);
-  mine.bytes = static_cast<std::uint32_t>(bytes);
-  std::memcpy(mine.data, &addr, sizeof addr);
-  std::atomic_ref<std::uint32_t>(mine.seq).store(k.seq, std::memory_order_release);
-  arrive(k, kNoBytes);
-  if (!wait_word(k, theirs.seq, other, k.seq))
-    base::fatal("node bcast: rank %d of a 2-rank communicator passed a count on the other side of %zu bytes",
-                other, kPairBcastLimit);
+  const std::uint64_t addr = reinterpret_cast<std::uint64_t>(buf);
+  const InlineLine& theirs = swap_line(k, static_cast<std::uint32_t>(bytes), {&addr, 1}, "bcast");
   std::uint64_t their_addr = 0;
   std::memcpy(&their_addr, theirs.data, sizeof their_addr);
   const std::size_t sent = is_root ? bytes : theirs.bytes;  // the root's count
@@ -454,12 +446,7 @@ NodeCollectives::Result NodeCollectives::pair_bcast(const Call& k, int peer, voi
   part.seq = ++k.progress->seq;
   const bool ok = is_root ? head == 0 || mcm_.write_remote(peer, their_addr, {data, head})
                           : got == head || mcm_.read_remote(peer, their_addr + head, {data + head, got - head});
-  InlineLine& my_ok = part.inline_cell(k.me)[0];
-  my_ok.bytes = ok ? 1 : 0;
-  std::atomic_ref<std::uint32_t>(my_ok.seq).store(part.seq, std::memory_order_release);
-  arrive(part, kNoBytes);
-  wait_rank(part, other, part.seq);
-  const bool their_ok = part.inline_cell(other)[0].bytes != 0;
+  const bool their_ok = swap_line(part, ok ? 1 : 0, {}, "bcast").bytes != 0;
   if (ok && their_ok) return sent > bytes ? Result::truncated : Result::done;
   // A refused single copy (a security policy, a seccomp filter): the part it missed goes by the
   // other single copy when that one worked, else through the region's bcast cell. Call s+2: done.
@@ -531,22 +518,30 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   return largest(k) > bytes ? Result::truncated : Result::done;
 }
 
+const NodeCollectives::InlineLine& NodeCollectives::swap_line(const Call& k, std::uint32_t bytes,
+                                                             std::span<const std::uint64_t> words, const char* what) {
+  const int other = 1 - k.me;
+  InlineLine& mine = k.inline_cell(k.me)[0];
+  const InlineLine& theirs = k.inline_cell(other)[0];
+  mine.bytes = bytes;
+  if (!words.empty()) std::memcpy(mine.data, words.data(), words.size_bytes());
+  std::atomic_ref<std::uint32_t>(mine.seq).store(k.seq, std::memory_order_release);
+  arrive(k, kNoBytes);
+  if (!wait_word(k, theirs.seq, other, k.seq))
+    base::fatal("node %s: rank %d of a 2-rank communicator took another path in call %u (a count on the other side "
+                "of the single-copy threshold?)",
+                what, other, k.seq);
+  return theirs;
+}
+
 NodeCollectives::Result NodeCollectives::pair_allreduce(const Call& k, int peer, const void* sendbuf, void* recvbuf,
                                                         std::size_t count, const Reducer& op) {
   const int other = 1 - k.me;
   const std::size_t elem = op.elem;
   // Call s: each rank's send and receive buffer addresses and element count in the first line of
   // its inline cell (whose readers finished call s-2: the caller waited for call s-1).
-  InlineLine& mine = k.inline_cell(k.me)[0];
-  const InlineLine& theirs = k.inline_cell(other)[0];
   const std::uint64_t addrs[2] = {reinterpret_cast<std::uint64_t>(sendbuf), reinterpret_cast<std::uint64_t>(recvbuf)};
-  mine.bytes = static_cast<std::uint32_t>(count * elem);
-  std::memcpy(mine.data, addrs, sizeof addrs);
-  std::atomic_ref<std::uint32_t>(mine.seq).store(k.seq, std::memory_order_release);
-  arrive(k, kNoBytes);
-  if (!wait_word(k, theirs.seq, other, k.seq))
-    base::fatal("node allreduce: rank %d of a 2-rank communicator passed a count on the other side of %zu bytes",
-                other, kPairAllreduceMin);
+  const InlineLine& theirs = swap_line(k, static_cast<std::uint32_t>(count * elem), addrs, "allreduce");
   std::uint64_t their_addrs[2];
   std::memcpy(their_addrs, theirs.data, sizeof their_addrs);
   const std::size_t their_bytes = theirs.bytes;
@@ -586,13 +581,7 @@ NodeCollectives::Result NodeCollectives::pair_allreduce(const Call& k, int peer,
   // read this rank's input.
   Call done = k;
   done.seq = ++k.progress->seq;
-  InlineLine& my_ok = done.inline_cell(k.me)[0];
-  my_ok.bytes = (read_ok ? 1u : 0u) | (write_ok ? 2u : 0u);
-  std::atomic_ref<std::uint32_t>(my_ok.seq).store(done.seq, std::memory_order_release);
-  arrive(done, kNoBytes);
-  const InlineLine& their_ok = done.inline_cell(other)[0];
-  if (!wait_word(done, their_ok.seq, other, done.seq))
-    base::fatal("node allreduce: rank %d left the 2-rank single-copy path after call %u", other, k.seq);
+  const InlineLine& their_ok = swap_line(done, (read_ok ? 1u : 0u) | (write_ok ? 2u : 0u), {}, "allreduce");
   bool read[2], wrote[2];
   read[k.me] = read_ok;
   wrote[k.me] = write_ok;

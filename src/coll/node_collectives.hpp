@@ -245,6 +245,12 @@ class NodeCollectives {
   // Bcast between 2 ranks of `bytes` > kPairBcastLimit by single copies with `peer` (see the
   // file comment); takes two call numbers, three or four when a copy was refused.
   Result pair_bcast(const Call& k, int peer, void* buf, std::size_t bytes, int root);
+  // 2-rank calls by single copies (pair_bcast, pair_allreduce): writes `bytes` and `words` into
+  // the first line of this rank's inline cell of call k, arrives, waits for the other rank's line
+  // of that call and returns it. The line's readers must have finished call k.seq - 2. A call
+  // whose other rank wrote no line there (it took another path: `what` names the call) ends the job.
+  const InlineLine& swap_line(const Call& k, std::uint32_t bytes, std::span<const std::uint64_t> words,
+                              const char* what);
   // Allreduce between 2 ranks of kPairAllreduceMin bytes or more by single copies with `peer`
   // (see the file comment), after the input cells are mapped and both ranks entered call
   // k.seq - 1; takes two call numbers, four when a copy was refused.
