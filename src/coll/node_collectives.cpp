@@ -241,7 +241,7 @@ bool NodeCollectives::wait_word(const Call& k, const std::uint32_t& word, int ra
                                  std::size_t lines_after) {
   const auto* line = reinterpret_cast<const std::byte*>(&word);
   const auto shows = [&] {
-    for (std::size_t j = 1; j <= lines_after; ++j) __builtin_prefetch(line + 64 * j);
+    for (std::size_t j = 1; j <= lines_after; ++j) base::fetch_line(line + 64 * j);
     return load(word, std::memory_order_acquire) == target;
   };
   if (spin_until(shows)) return true;
