@@ -198,10 +198,9 @@ class Engine {
   // One pass over every device, then the upper layers' deferred work (collective schedules whose
   // round finished). Returns the number of events.
   int poll() {
-    int n = mcm_.poll();
-    for (const Hook& h : hooks_) {
-      if (h.armed && *h.armed) n += h.run(h.ctx);
-    }
+    const int n = mcm_.poll();
+    // Two loads and a test when no hook is armed (a slot without a hook points at kNever).
+    if (*hooks_[0].armed || *hooks_[1].armed) [[unlikely]] return n + run_hooks();
     return n;
   }
 
@@ -222,9 +221,9 @@ class Engine {
   // Work an upper layer defers out of device callbacks: run after a device pass while *armed is
   // true (a plain flag test on the hot path; no call when there is nothing to do). The hook
   // returns how many events it handled. One slot per upper layer that defers work.
-  enum class HookSlot { point_to_point, collectives };
+  enum class HookSlot { point_to_point, collectives };  // poll() tests the two slots' flags
   void set_hook(HookSlot slot, int (*hook)(void* ctx), void* ctx, const bool* armed) {
-    hooks_[static_cast<int>(slot)] = Hook{hook, ctx, hook ? armed : nullptr};
+    hooks_[static_cast<int>(slot)] = Hook{hook, ctx, hook ? armed : &kNever};
   }
 
   // Polls until done() holds, when only job rank `peer` (-1: any) can make it hold: a message
@@ -479,12 +478,20 @@ class Engine {
   std::unique_ptr<base::RunnableTasks> runnable_;  // made at the first long yield
   std::uint64_t stalls_ = 0;
   std::uint64_t long_yields_seen_ = 0;  // bit i: the yield i yields ago was long
+  static constexpr bool kNever = false;
   struct Hook {
     int (*run)(void*) = nullptr;
     void* ctx = nullptr;
-    const bool* armed = nullptr;
+    const bool* armed = &kNever;
   };
   Hook hooks_[2];
+  [[gnu::noinline]] int run_hooks() {
+    int n = 0;
+    for (const Hook& h : hooks_) {
+      if (*h.armed) n += h.run(h.ctx);
+    }
+    return n;
+  }
 };
 
 }  // namespace railmpi::progress
