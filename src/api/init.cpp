@@ -129,6 +129,14 @@ int initialize(const char* call, int required, int* provided) {
                    in->settings.yield_count);
     for (int r = 0; r < size; ++r)
       base::log_info("route to rank %d: %s", r, mcm::MultiMethod::route_name(in->mcm->route(r)));
+    for (int r = 0; r < size; ++r) {
+      if (in->mcm->route(r) != mcm::Route::shm) continue;
+      const device::Figures& f = in->mcm->figures(r);
+      base::log_info("shm: eager to %zu B (stream %zu, exchange %zu), single copy %s, a process_vm_readv call "
+                     "%.2f us", f.eager_limit, f.stream_eager_limit, f.exchange_eager_limit,
+                     f.single_copy ? "yes" : "no", f.single_copy_call_us);
+      break;
+    }
   }
   state.instance = std::move(in);
   state.phase = Phase::running;

@@ -110,6 +110,8 @@ struct Figures {
   // (when single_copy): below it the shared copy's extra round trip costs more than the half
   // copy it saves. 0: none.
   std::size_t single_copy_whole_max = 0;
+  // Microseconds one read_remote() call of a few bytes took when the device timed it (0: not).
+  double single_copy_call_us = 0;
 };
 
 // One run of a batched single copy: `local` here, as many bytes at `remote_addr` in the peer

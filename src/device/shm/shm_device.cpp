@@ -104,6 +104,7 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       node_cell_bytes_((settings.node_coll_limit + 63) / 64 * 64),
       cma_allowed_(settings.shm_cma),
       cma_min_setting_(settings.shm_cma_min),
+      cma_call_ns_setting_(settings.shm_cma_call_ns),
       shared_copy_setting_(settings.shm_shared_copy_min),
       index_of_rank_(static_cast<std::size_t>(job_size > 0 ? job_size : 0), -1),
       pair_line_(settings.shm_pair_line) {}
@@ -124,6 +125,7 @@ Figures ShmDevice::figures() const {
   f.single_copy_both_ways_min = single_copy_both_ways_min_;
   f.shared_copy_min = shared_copy_min_;
   f.single_copy_whole_max = single_copy_whole_max_;
+  f.single_copy_call_us = single_copy_call_us_;
   return f;
 }
 
@@ -252,6 +254,11 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     }
   }
   single_copy_ = ok;
+  if (ok && cma_call_ns_setting_ != base::Settings::kAutomatic) {
+    single_copy_call_us_ = double(cma_call_ns_setting_) / 1000;
+  } else if (ok && !peers_.empty()) {
+    single_copy_call_us_ = time_single_copy_call(peers_.front());
+  }
   // Which rendezvous messages single copy moves. Automatic: every one on an oversubscribed node
   // (the pipelined copy needs both ranks running at once: with fewer cores than ranks each packet
   // would wait for a context switch), else none: with a core each, two cores copying through the
@@ -298,7 +305,12 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     // With the automatic shared copy, a lone message above kLoneEagerLimit and up to
     // kSingleCopyWholeMax is read whole by its receiver.
     if (shared_above && shared_copy_setting_ == base::Settings::kAutomatic) {
-      eager_limit_ = std::min(kLoneEagerLimit, eager_limit_);
+      // Where a process_vm_readv call costs much more than the 0.3 us these limits were measured
+      // with, a lone message's read costs more than copying it in and out: eager up to the stream
+      // limit then (kCostlySingleCopyCallUs).
+      const bool costly = single_copy_call_us_ >= kCostlySingleCopyCallUs;
+      eager_limit_ = costly ? std::max(eager_limit_, std::min(kStreamEagerLimit, max_payload_))
+                            : std::min(kLoneEagerLimit, eager_limit_);
       single_copy_whole_max_ = kSingleCopyWholeMax;
       // and a stream is eager up to kStreamEagerLimit.
       stream_eager_limit_ = std::min(kStreamEagerLimit, stream_eager_limit_);
@@ -307,6 +319,21 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   light_fence_ = register_for_process_barriers();
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
+}
+
+double ShmDevice::time_single_copy_call(const Peer& p) const {
+  double best = 1e9;
+  for (int i = 0; i < kSingleCopyCallTimings; ++i) {
+    std::uint64_t value = 0;
+    iovec local{&value, sizeof value};
+    iovec remote{reinterpret_cast<void*>(p.probe_addr), sizeof value};
+    const auto t0 = std::chrono::steady_clock::now();
+    const ssize_t n = ::process_vm_readv(p.pid, &local, 1, &remote, 1, 0);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (n != static_cast<ssize_t>(sizeof value)) return best;
+    best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count());
+  }
+  return best;
 }
 
 std::size_t ShmDevice::node_slot_bytes(int members) const {

@@ -211,6 +211,15 @@ class ShmDevice final : public Device {
   // 12000 B 0.86, 16384 B 0.94. osu_bibw with the lone limit for its sends too (rendezvous
   // read whole): 6400 / 7168 / 8192 B 0.93 / 0.97 / 0.97, hence the exchange limit.
   static constexpr std::size_t kLoneEagerLimit = 6 * 1024;
+  // A process_vm_readv call of 8 bytes (the fastest of kSingleCopyCallTimings at connect(), about
+  // 10 us in all, or RAILMPI_SHM_CMA_CALL_NS) at or above this makes a lone message eager up to kStreamEagerLimit instead of
+  // kLoneEagerLimit. The limits above were measured where a call cost about 0.3 us; on a 2-vCPU
+  // AMD EPYC guest (Firecracker) a call costs 1.5 us (1.55 at 64 B, 2.0 at 4 KiB, 3.0 at 16 KiB,
+  // memcpy 0.06 and 0.31), and 2 ranks, lib_ab.sh, 6 interleaved rounds (2026-11-27), eager to
+  // 16 KiB against the default: osu_latency 8 KiB 0.53 (2.85 -> 1.50 us), 16 KiB 0.81, 4 and
+  // 32 KiB 1.00 and 0.98; eager to 32 KiB made 32 KiB 1.46x slower than the shared copy.
+  static constexpr double kCostlySingleCopyCallUs = 0.8;
+  static constexpr int kSingleCopyCallTimings = 8;
   static constexpr std::size_t kSingleCopyWholeMax = 16 * 1024;
   // With the automatic shared copy, a stream (Figures::stream_eager_limit) is eager up to
   // kStreamEagerLimit; above, the shared copy, as for a lone message. The shared copies of a
@@ -253,6 +262,8 @@ class ShmDevice final : public Device {
     SharedMapping ctrl_map;
     SharedMapping ring_map;
   };
+  // Microseconds the fastest of kSingleCopyCallTimings reads of `p`'s probe word took.
+  double time_single_copy_call(const Peer& p) const;
 
   std::size_t slot_bytes() const {
     return channel_memory_bytes(cell_ring_bytes_ / kCellBytes, ring_bytes_ / kCellBytes);
@@ -313,12 +324,14 @@ class ShmDevice final : public Device {
   std::size_t node_cell_bytes_;  // RAILMPI_NODE_COLL_LIMIT rounded up to 64 (0: no node region)
   bool cma_allowed_;
   std::size_t cma_min_setting_;    // RAILMPI_SHM_CMA_MIN (base::Settings::kAutomatic: chosen at connect)
+  std::size_t cma_call_ns_setting_;  // RAILMPI_SHM_CMA_CALL_NS (base::Settings::kAutomatic: timed at connect)
   std::size_t single_copy_min_ = kNoSingleCopy;
   std::size_t single_copy_both_ways_min_ = kNoSingleCopy;
   std::size_t shared_copy_setting_;  // RAILMPI_SHM_SHARED_COPY_MIN (base::Settings::kAutomatic: chosen at connect)
   std::size_t shared_copy_min_ = kNoSingleCopy;
   std::size_t single_copy_whole_max_ = 0;
   bool single_copy_ = false;
+  double single_copy_call_us_ = 0;  // the fastest of kSingleCopyCallTimings calls (0: not timed)
   // This process is registered for the sleepers' process_barrier(): ring_doorbell() needs no CPU
   // fence.
   bool light_fence_ = false;
