@@ -212,8 +212,9 @@ class ShmDevice final : public Device {
   // read whole): 6400 / 7168 / 8192 B 0.93 / 0.97 / 0.97, hence the exchange limit.
   static constexpr std::size_t kLoneEagerLimit = 6 * 1024;
   // A process_vm_readv call of 8 bytes (the fastest of kSingleCopyCallTimings at connect(), about
-  // 10 us in all, or RAILMPI_SHM_CMA_CALL_NS) at or above this makes a lone message eager up to kStreamEagerLimit instead of
-  // kLoneEagerLimit. The limits above were measured where a call cost about 0.3 us; on a 2-vCPU
+  // 10 us in all, or RAILMPI_SHM_CMA_CALL_NS; a call that fails counts as costly) at or above
+  // this makes a lone message eager up to kStreamEagerLimit instead of kLoneEagerLimit. The
+  // limits above were measured where a call cost about 0.3 us; on a 2-vCPU
   // AMD EPYC guest (Firecracker) a call costs 1.5 us (1.55 at 64 B, 2.0 at 4 KiB, 3.0 at 16 KiB,
   // memcpy 0.06 and 0.31), and 2 ranks, lib_ab.sh, 6 interleaved rounds (2026-11-27), eager to
   // 16 KiB against the default: osu_latency 8 KiB 0.53 (2.85 -> 1.50 us), 16 KiB 0.81, 4 and
