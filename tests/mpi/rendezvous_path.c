@@ -203,12 +203,12 @@ int main(int argc, char **argv) {
      * a receive is posted eager up to 8 KiB; else 32 KiB and no whole read. */
     /* "auto_costly" (run with RAILMPI_SHM_CMA_CALL_NS of 800 or more, a core per rank): a
      * process_vm_readv call costs too much for a lone message's read, which is eager up to
-     * 16 KiB then (sends with receives posted too); only the one-way sizes and lone sends are
-     * checked. */
+     * 16 KiB then (sends with receives posted too), and oversubscribed every send is eager up to
+     * 64 KiB; only the one-way sizes and lone sends are checked. */
     const int costly = !strcmp(argv[1], "auto_costly");
     const int auto_eager = costly || !strcmp(argv[1], "auto");
     const int core_each = mt_size <= mt_machine_cpus();
-    const long eager = auto_eager ? (core_each ? (costly ? 16384 : 6144) : 32768) : atol(argv[1]);
+    const long eager = auto_eager ? (core_each ? (costly ? 16384 : 6144) : (costly ? 65536 : 32768)) : atol(argv[1]);
     const long whole = auto_eager && core_each && !costly ? 16384 : 0;
     const long exchange = auto_eager && core_each && !costly ? 8192 : eager;
     long min = 0, both_min = 0; /* 0: no single copy (one way, both ways) */

@@ -220,6 +220,11 @@ class ShmDevice final : public Device {
   // 16 KiB against the default: osu_latency 8 KiB 0.53 (2.85 -> 1.50 us), 16 KiB 0.81, 4 and
   // 32 KiB 1.00 and 0.98; eager to 32 KiB made 32 KiB 1.46x slower than the shared copy.
   static constexpr double kCostlySingleCopyCallUs = 0.8;
+  // On an oversubscribed node with a costly call, the eager limit of every send (instead of
+  // kEagerLimit): 8 ranks on 2 cores, the ring of bench/oversub_loop (64 KiB every 10th round),
+  // eager to 64 KiB against the default, lib_ab.sh: 0.90 and 0.93 the time (6 and 8 rounds,
+  // 2026-11-27, the AMD EPYC guest); on the Intel guest (0.3 us a call) it was 1.2x slower.
+  static constexpr std::size_t kOversubscribedCostlyEagerLimit = 64 * 1024;
   static constexpr int kSingleCopyCallTimings = 8;
   static constexpr std::size_t kSingleCopyWholeMax = 16 * 1024;
   // With the automatic shared copy, a stream (Figures::stream_eager_limit) is eager up to
