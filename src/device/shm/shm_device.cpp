@@ -314,9 +314,11 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
       single_copy_whole_max_ = kSingleCopyWholeMax;
       // and a stream is eager up to kStreamEagerLimit.
       stream_eager_limit_ = std::min(kStreamEagerLimit, stream_eager_limit_);
-    } else if (node_oversubscribed() && single_copy_call_us_ >= kCostlySingleCopyCallUs) {
+    } else if (node_oversubscribed() && cma_min_setting_ == base::Settings::kAutomatic &&
+               single_copy_call_us_ >= kCostlySingleCopyCallUs) {
       // Oversubscribed, every rendezvous is read whole; where that call is costly, messages up
-      // to kOversubscribedCostlyEagerLimit go eagerly instead (kCostlySingleCopyCallUs).
+      // to kOversubscribedCostlyEagerLimit go eagerly instead (kCostlySingleCopyCallUs). A set
+      // RAILMPI_SHM_CMA_MIN keeps kEagerLimit.
       eager_limit_ = exchange_eager_limit_ = stream_eager_limit_ =
           std::min(kOversubscribedCostlyEagerLimit, max_payload_);
     }
