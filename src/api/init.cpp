@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "api/checks.hpp"
 #include "api/instance.hpp"
@@ -132,9 +134,12 @@ int initialize(const char* call, int required, int* provided) {
     for (int r = 0; r < size; ++r) {
       if (in->mcm->route(r) != mcm::Route::shm) continue;
       const device::Figures& f = in->mcm->figures(r);
-      base::log_info("shm: eager to %zu B (stream %zu, exchange %zu), single copy %s, a process_vm_readv call "
-                     "%.2f us", f.eager_limit, f.stream_eager_limit, f.exchange_eager_limit,
-                     f.single_copy ? "yes" : "no", f.single_copy_call_us);
+      const auto from = [](std::size_t n) { return n == SIZE_MAX ? std::string("never") : std::to_string(n) + " B"; };
+      base::log_info("shm: eager to %zu B (stream %zu, exchange %zu), single copy %s (one way from %s, both ways from "
+                     "%s, shared from %s), a process_vm_readv call %.2f us",
+                     f.eager_limit, f.stream_eager_limit, f.exchange_eager_limit, f.single_copy ? "yes" : "no",
+                     from(f.single_copy_min).c_str(), from(f.single_copy_both_ways_min).c_str(),
+                     from(f.shared_copy_min).c_str(), f.single_copy_call_us);
       break;
     }
   }

@@ -298,6 +298,7 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   // shared copy takes what is above; streams stay eager to kEagerLimit. (A message both ways is
   // read whole from kBothWaysSingleCopyMin on, below every automatic eager limit.)
   if (eager_setting_ == base::Settings::kAutomatic) {
+    const bool costly_call = single_copy_call_us_ >= kCostlySingleCopyCallUs;
     const bool shared_above = single_copy_ && shared_copy_min_ <= kSharedCopyEagerLimit + 1;
     stream_eager_limit_ = std::min(kEagerLimit, max_payload_);
     exchange_eager_limit_ = std::min(shared_above ? kSharedCopyEagerLimit : kEagerLimit, max_payload_);
@@ -308,14 +309,12 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
       // Where a process_vm_readv call costs much more than the 0.3 us these limits were measured
       // with, a lone message's read costs more than copying it in and out: eager up to the stream
       // limit then (kCostlySingleCopyCallUs).
-      const bool costly = single_copy_call_us_ >= kCostlySingleCopyCallUs;
-      eager_limit_ = costly ? std::max(eager_limit_, std::min(kStreamEagerLimit, max_payload_))
+      eager_limit_ = costly_call ? std::max(eager_limit_, std::min(kStreamEagerLimit, max_payload_))
                             : std::min(kLoneEagerLimit, eager_limit_);
       single_copy_whole_max_ = kSingleCopyWholeMax;
       // and a stream is eager up to kStreamEagerLimit.
       stream_eager_limit_ = std::min(kStreamEagerLimit, stream_eager_limit_);
-    } else if (node_oversubscribed() && cma_min_setting_ == base::Settings::kAutomatic &&
-               single_copy_call_us_ >= kCostlySingleCopyCallUs) {
+    } else if (node_oversubscribed() && cma_min_setting_ == base::Settings::kAutomatic && costly_call) {
       // Oversubscribed, every rendezvous is read whole; where that call is costly, messages up
       // to kOversubscribedCostlyEagerLimit go eagerly instead (kCostlySingleCopyCallUs). A set
       // RAILMPI_SHM_CMA_MIN keeps kEagerLimit.

@@ -180,6 +180,10 @@ class ShmDevice final : public Device {
   // fixed cost, about 0.3 us, once per window instead of once per message): lib_ab.sh, 5
   // interleaved rounds (2026-11-26), rings / single copies forced by settings: 5120 B 0.98,
   // 6144 B 1.18, 7168 B 1.22, 8 KiB 1.31-1.35, 16 KiB 1.73-1.77.
+  // Kept where a call is costly too: on a 2-vCPU AMD EPYC guest (1.5 us a call, 2026-11-28) eager
+  // 8 / 16 KiB both ways ran at 1.5-1.85x the single copies in some minutes and 0.24-0.31x in
+  // others (osu_bibw, lib_ab.sh and rounds classified by a bare two-process ring's bandwidth,
+  // which swung 2-5 / 12-19 GB/s with it), while the single copies stayed at 9-16 / 15-20 GB/s.
   static constexpr std::size_t kBothWaysSingleCopyMin = 6 * 1024;
   // The automatic eager limits (RAILMPI_SHM_EAGER_LIMIT empty): kSharedCopyEagerLimit for a send
   // that is not part of a stream when the shared copy takes every message above it (a lone one
