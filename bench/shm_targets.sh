@@ -115,8 +115,13 @@ cma() { awk -v k="${2:-cma_MBps}" -v s="$1" '$1 == k && $2 == s { print $3 }' "$
 # The single-copy limits again in each run of the bandwidth points, right after its programs
 # (RUN_HOOK of points()): the machine's phase moves the copy rates 1.5-2x within minutes (2 ranks,
 # copy_limit cma_bidir_MBps 1 MiB 21.7-27.5 GB/s on one day), so a bandwidth row is compared
-# with the limit of its own run. copy_sample NAME.N -> $work/copy_limit.NAME.N
-copy_sample() { "$build/bench/copy_limit" >"$work/copy_limit.$1" 2>/dev/null; }
+# with the limit of its own run. copy_sample NAME.N -> $work/copy_limit.NAME.N, with the
+# handoff bandwidth of fresh data between the cores (handoff_bw: what every copy through a ring is
+# bound by, and what swung 3-5x within minutes on the AMD EPYC guest).
+copy_sample() {
+    "$build/bench/copy_limit" >"$work/copy_limit.$1" 2>/dev/null
+    "$build/bench/handoff_bw" >>"$work/copy_limit.$1" 2>/dev/null
+}
 # run_cma NAME KEY SIZE: the median of the runs' samples; cma_ratio NAME KEY SIZE [FACTOR]: the
 # median over the runs of RailMPI's value / (FACTOR x) its run's sample.
 run_cma() {
@@ -197,6 +202,9 @@ if [[ " $ONLY " == *" bw "* ]]; then
             q=$(peer_ratio high 2.$b $s)
             row "$b 4-64 KiB vs best peer (MB/s)" "$s" "$r" "$m" "$o" "" "$q" ">= 1.3" "$(met "$q" ge 1.3)"
         done
+        # for reference (no goal): the runs' handoff of fresh 32 KiB blocks between the cores
+        row "$b runs: fresh-data handoff between the cores (MB/s)" 32768 "" "" "" \
+            "$(run_cma 2.$b handoff_MBps 32768)" "-" "-" "-"
         if [ $b = osu_bibw ]; then
             # for reference (no goal): where 64 KiB both ways stands against two single copies
             # at once, the way every implementation here moves it (Open MPI's vader: CMA)
