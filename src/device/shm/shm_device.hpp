@@ -100,10 +100,13 @@ class ShmDevice final : public Device {
     Peer& p = peers_[static_cast<std::size_t>(idx)];
     if (p.qhead != nullptr || p.failed || payload.size() > max_payload_) [[unlikely]] return false;
     if (p.peer_watches && PairLineEnd::fits(header.size(), payload.size()) && p.line.free()) {
-      // seq_cst (a locked store) here, unlike the rings: the sender polls this same line for the
-      // answer next, and owning it before that measured better (osu_latency 0-32 B, 15 rounds:
-      // 0.95-1.02x the time of a locked store everywhere; a release store was 1.00-1.06x).
-      p.line.post(header, payload, p.out.cell_tail(), std::memory_order_seq_cst);
+      // A release store (a plain move), as in the rings. On the Intel guest a locked store had
+      // measured better (osu_latency 0-32 B, 15 rounds: 0.95-1.02x the time of a locked store
+      // everywhere against 1.00-1.06x); on the 2-vCPU AMD EPYC guest the locked store is the
+      // one-way's last 10 ns (rdtsc) and the release store took 0.83-1.00 the time at 0-64 B in
+      // fast-handoff rounds (lib_ab.sh PHASE=1, 16 and 10 rounds; medians 0.93-0.95), 0.91-1.05
+      // and 0.96-1.01 in slower ones (2026-11-28).
+      p.line.post(header, payload, p.out.cell_tail(), std::memory_order_release);
       ++line_posts_;
       p.peer_watches = false;
       watch(p);
