@@ -18,18 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void pin(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu % (int)sysconf(_SC_NPROCESSORS_ONLN), &set);
-  sched_setaffinity(0, sizeof set, &set);
-}
+#include "limits_common.h"
 
 /* The second line of a two-line message: eight words, each the message's counter. */
 static void send_second(_Atomic long *w, long v) {

@@ -14,19 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Binds the calling process to CPU `cpu` (modulo the CPUs online), as mpiexec binds two ranks. */
-static void pin(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu % (int)sysconf(_SC_NPROCESSORS_ONLN), &set);
-  sched_setaffinity(0, sizeof set, &set);
-}
+#include "limits_common.h"
 
 /* Two processes, each reading n bytes of the other's src into its own dst `reps` times, started
  * together; MB/s of both directions over the slower one's time. Each process, bound to a CPU of

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "limits_common.h"
+
 enum { SLOTS = 32, MAX_BLOCK = 64 * 1024, BYTES_PER_RUN = 64 * 1024 * 1024 };
 
 struct slot {
@@ -24,19 +26,6 @@ struct slot {
   char pad[56];
   char data[MAX_BLOCK];
 };
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void pin(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu % (int)sysconf(_SC_NPROCESSORS_ONLN), &set);
-  sched_setaffinity(0, sizeof set, &set);
-}
 
 /* MB/s of one producer/consumer run of `blocks` blocks of `block` bytes through `ring`. */
 static double run(struct slot *ring, size_t block, long blocks) {

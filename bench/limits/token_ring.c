@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "limits_common.h"
+
 typedef struct {
   _Alignas(64) atomic_int token;  /* round number the holder passed on */
   atomic_int sleeping;
@@ -41,12 +43,6 @@ typedef struct {
 enum Way { YIELD, FUTEX, SPIN, YIELD_RR, YIELD_BLOCKS, SAME_CPU_FUTEX, WAYS };
 static const char *const kWayName[WAYS] = {"yield", "futex", "spin", "yield_rr", "yield_blocks", "same_cpu_futex"};
 enum { PAYLOAD = 65536, PAYLOAD_EVERY = 10 };
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void wait_for(Slot *s, int value, enum Way way) {
   while (atomic_load(&s->token) != value) {
