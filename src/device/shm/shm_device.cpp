@@ -310,7 +310,7 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
       // with, a lone message's read costs more than copying it in and out: eager up to the stream
       // limit then (kCostlySingleCopyCallUs).
       eager_limit_ = costly_call ? std::max(eager_limit_, std::min(kStreamEagerLimit, max_payload_))
-                            : std::min(kLoneEagerLimit, eager_limit_);
+                                 : std::min(kLoneEagerLimit, eager_limit_);
       single_copy_whole_max_ = kSingleCopyWholeMax;
       // and a stream is eager up to kStreamEagerLimit.
       stream_eager_limit_ = std::min(kStreamEagerLimit, stream_eager_limit_);
