@@ -11,6 +11,9 @@
  *   same_cpu_futex  in blocks; a process whose left neighbour shares its CPU sleeps in FUTEX_WAIT
  *          at once (that neighbour runs only when the CPU is given up; the kernel runs the task
  *          its wake-up makes runnable next), the others yield.
+ *   pairs_futex  as same_cpu_futex, in pairs dealt round robin (process i on CPU (i/2) mod C, as
+ *          ranks bind themselves when each CPU gets the same even number of 4 or more: half the
+ *          hops cross CPUs instead of 2 in P).
  * Prints "token_ring_<way>_us_per_hop <value>" and "token_ring_best_s_per_1000_rounds <value>":
  * the time 1000 rounds of 8 hops take with the fastest way and no payload, no matching and no
  * library at all; an MPI ring on these cores cannot beat it by much.
@@ -40,8 +43,9 @@ typedef struct {
   atomic_int sleeping;
 } Slot;
 
-enum Way { YIELD, FUTEX, SPIN, YIELD_RR, YIELD_BLOCKS, SAME_CPU_FUTEX, WAYS };
-static const char *const kWayName[WAYS] = {"yield", "futex", "spin", "yield_rr", "yield_blocks", "same_cpu_futex"};
+enum Way { YIELD, FUTEX, SPIN, YIELD_RR, YIELD_BLOCKS, SAME_CPU_FUTEX, PAIRS_FUTEX, WAYS };
+static const char *const kWayName[WAYS] = {"yield", "futex", "spin", "yield_rr", "yield_blocks", "same_cpu_futex",
+                                          "pairs_futex"};
 enum { PAYLOAD = 65536, PAYLOAD_EVERY = 10 };
 
 static void wait_for(Slot *s, int value, enum Way way) {
@@ -70,6 +74,7 @@ static int cpu_of(enum Way way, int me, int procs, const cpu_set_t *mask) {
   }
   if (way == YIELD_RR) return cpus[me % n];
   if (way == YIELD_BLOCKS || way == SAME_CPU_FUTEX) return cpus[(long)me * n / procs];
+  if (way == PAIRS_FUTEX) return cpus[me / 2 % n];
   return -1;
 }
 
@@ -100,7 +105,7 @@ static double run(enum Way way, int rounds, int procs, int payload) {
       if (sched_setaffinity(0, sizeof one, &one) != 0) _exit(1);
     }
     enum Way my_way = way;
-    if (way == SAME_CPU_FUTEX) my_way = cpu_of(way, (me + procs - 1) % procs, procs, &mask) == cpu ? FUTEX : YIELD;
+    if (way == SAME_CPU_FUTEX || way == PAIRS_FUTEX) my_way = cpu_of(way, (me + procs - 1) % procs, procs, &mask) == cpu ? FUTEX : YIELD;
     char *mine = bufs + (size_t)PAYLOAD * (size_t)me;
     const char *left = bufs + (size_t)PAYLOAD * (size_t)((me + procs - 1) % procs);
     const double t0 = now();

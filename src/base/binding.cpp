@@ -49,9 +49,14 @@ bool binds_itself(BindMode mode, int machine_ranks, unsigned machine_cpus) {
   return mode == BindMode::automatic && oversubscribed(machine_ranks, machine_cpus);
 }
 
+bool in_pairs(int ranks, int cpus) {
+  return cpus > 0 && ranks % cpus == 0 && ranks / cpus >= 4 && ranks / cpus % 2 == 0;
+}
+
 int block_position(int index, int ranks, int cpus) {
   if (cpus <= 0 || index < 0 || ranks <= 0) return 0;
   const int q = ranks / cpus, r = ranks % cpus;  // the first r CPUs take q + 1 ranks, the others q
+  if (in_pairs(ranks, cpus)) return index / 2 % cpus;
   if (index < r * (q + 1) || q == 0) return std::min(index / (q + 1), cpus - 1);
   return std::min(r + (index - r * (q + 1)) / q, cpus - 1);
 }

@@ -33,8 +33,15 @@ bool binds_itself(BindMode mode, int machine_ranks, unsigned machine_cpus);
 // consecutive ranks share a CPU, the first ranks % cpus CPUs taking one rank more (the counts of
 // round robin). Ring neighbours then mostly share a CPU, and a wait for a rank on its own CPU
 // sleeps at once (progress::Engine): 8 ranks on 2 cores, the ring of bench/oversub_loop, see
-// bench/results/README.md.
+// bench/results/README.md. When every CPU gets the same even number of ranks, 4 or more, the
+// blocks are pairs dealt round robin (8 ranks on 2 CPUs: 0,1,4,5 on the first, 2,3,6,7 on the
+// second): half the ring's hops then cross to the other CPU, where the rank waiting for the token
+// shares the CPU with one other poller instead of sleeping behind a futex wake, which costs more
+// on a virtual machine than a yield (bench/limits/token_ring's same_cpu_futex and pairs_futex
+// ways; 8 ranks on 2 cores, the ring of bench/oversub_loop, see bench/results/README.md).
 int block_position(int index, int ranks, int cpus);
+// Whether block_position() deals `ranks` over `cpus` in pairs.
+bool in_pairs(int ranks, int cpus);
 
 // One line on this process's binding, for a rank's verbose output: "bound to CPU 3", "bound to
 // CPU 3 by itself (...)" when `self_bound`, or "not bound (may run on CPUs 0-7): <why>", then the

@@ -41,7 +41,7 @@
 // RAILMPI_SPIN_TIME=10000), Open MPI 1.0; bench/busy_neighbour.sh medians, 0-8 B latency 0.62 us
 // -> 0.17-0.24, osu_bw 4-64 KiB 9.4-11.6 -> 11.1-12.8 GB/s (Open MPI 0.55-0.66 us, 4.1-5.2 GB/s).
 //
-// Oversubscribed ranks bind themselves, in blocks (bind_while_uncrowded, base/self_binding.hpp):
+// Oversubscribed ranks bind themselves, in blocks or pairs (bind_while_uncrowded, base/binding.hpp):
 // bound, a yield among them reaches a rank of the job on the same core, not one the scheduler just
 // moved, and a wait for a rank bound to the same CPU sleeps at once (wait_until(done, peer)); a
 // crowding seen in the yields lets every rank of the node go again.

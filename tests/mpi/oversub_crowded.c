@@ -5,10 +5,10 @@
  * rounds (eager and rendezvous) carries every value through every rank; back-to-back small
  * bcasts from rotating roots and 8-byte allreduces give the right data; a rank waiting 300 ms in
  * MPI_Recv beside the spinning programs uses well under its share of a core (RailMPI only: MPICH
- * and Open MPI busy-poll). RailMPI with more ranks than CPUs (RAILMPI_BIND=auto): each rank is bound
- * to one CPU, in blocks, when MPI_Init returns, and no longer once the busy programs ran beside
- * it (it lets go at the second long yield of a rank of the node). Optional argv[1]: rounds (default
- * 300). */
+ * and Open MPI busy-poll). RailMPI with more ranks than CPUs (RAILMPI_BIND=auto): each rank is
+ * bound to one CPU, in blocks or pairs, when MPI_Init returns, and no longer once the busy programs
+ * ran beside it (it lets go at the second long yield of a rank of the node). Optional argv[1]:
+ * rounds (default 300). */
 #include "mpitest.h" /* first: defines _GNU_SOURCE */
 
 #include <sched.h>
@@ -109,30 +109,30 @@ static int binds_itself(void) {
            mt_size > cpus;
 }
 
-/* The block of rank r of n over c CPUs: consecutive ranks share a CPU, the first n % c CPUs take
- * one rank more (the counts of round robin). */
+/* The position of rank r's CPU among c CPUs for n ranks: blocks of consecutive ranks, the first
+ * n % c CPUs taking one rank more (the counts of round robin); pairs of consecutive ranks dealt
+ * round robin when each CPU gets the same even number of 4 or more. */
 static int block_of(int r, int n, int c) {
     const int q = n / c, extra = n % c;
+    if (extra == 0 && q >= 4 && q % 2 == 0) return r / 2 % c;
     return r < extra * (q + 1) ? r / (q + 1) : extra + (r - extra * (q + 1)) / q;
 }
 
-/* Right after MPI_Init (no wait yet, so no yield could have let go): rank r on one CPU, the same
- * as the first rank of its block, and the blocks on distinct CPUs. */
+/* Right after MPI_Init (no wait yet, so no yield could have let go): each rank on one CPU, ranks
+ * of one position on the same CPU and ranks of different positions on different ones. */
 static void bound_in_blocks(int count, int cpu) {
     const int cpus = mt_machine_cpus();
     int mine[2] = {count, cpu}, *all = malloc(sizeof(int) * 2 * (size_t)mt_size);
     MPI_OK(MPI_Gather(mine, 2, MPI_INT, all, 2, MPI_INT, 0, MPI_COMM_WORLD));
     if (mt_rank == 0) {
-        int first_of_block = 0;
         for (int r = 0; r < mt_size; r++) {
             CHECK(all[2 * r] == 1, "rank %d: %d CPUs in its mask after MPI_Init, want 1", r, all[2 * r]);
-            if (r > 0 && block_of(r, mt_size, cpus) != block_of(r - 1, mt_size, cpus)) first_of_block = r;
-            CHECK(all[2 * r + 1] == all[2 * first_of_block + 1], "rank %d on CPU %d, rank %d (first of its block) on CPU %d",
-                  r, all[2 * r + 1], first_of_block, all[2 * first_of_block + 1]);
-            for (int q = 0; q < r; q++)
-                if (block_of(q, mt_size, cpus) != block_of(r, mt_size, cpus))
-                    CHECK(all[2 * r + 1] != all[2 * q + 1], "ranks %d and %d of different blocks both on CPU %d", q, r,
-                          all[2 * r + 1]);
+            for (int q = 0; q < r; q++) {
+                const int same_position = block_of(q, mt_size, cpus) == block_of(r, mt_size, cpus);
+                CHECK(same_position == (all[2 * r + 1] == all[2 * q + 1]),
+                      "ranks %d and %d on CPUs %d and %d, positions %d and %d", q, r, all[2 * q + 1], all[2 * r + 1],
+                      block_of(q, mt_size, cpus), block_of(r, mt_size, cpus));
+            }
         }
     }
     free(all);

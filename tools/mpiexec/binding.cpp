@@ -65,7 +65,8 @@ BindingPlan plan_binding(base::BindMode mode, LauncherKind launcher, int nprocs,
     }
     std::string in_order;
     for (int c : order) in_order += (in_order.empty() ? "" : ",") + std::to_string(c);
-    plan.summary += "; each binds itself at MPI_Init, in blocks over CPUs " +
+    plan.summary += std::string("; each binds itself at MPI_Init, ") +
+                    (base::in_pairs(nprocs, static_cast<int>(order.size())) ? "in pairs" : "in blocks") + " over CPUs " +
                     (taken.empty() ? base::cpu_list_text(cpus)
                                    : in_order + " (" + held_text + ": those with the fewest of their ranks first)");
     return plan;

@@ -137,26 +137,38 @@ class SavedMask {
 };
 
 // Ranks in blocks with round robin's counts: consecutive ranks share a CPU, the first ranks % cpus
-// CPUs take one more.
+// CPUs take one more; when each CPU gets the same even number of 4 or more, pairs dealt round robin.
 TEST(BlockPosition, ConsecutiveRanksShareACpuWithRoundRobinsCounts) {
   auto positions = [](int ranks, int cpus) {
     std::vector<int> p;
     for (int i = 0; i < ranks; ++i) p.push_back(block_position(i, ranks, cpus));
     return p;
   };
-  EXPECT_EQ(positions(8, 2), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(positions(8, 2), (std::vector<int>{0, 0, 1, 1, 0, 0, 1, 1}));  // pairs
+  EXPECT_EQ(positions(16, 4), (std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(positions(4, 2), (std::vector<int>{0, 0, 1, 1}));
+  EXPECT_EQ(positions(6, 2), (std::vector<int>{0, 0, 0, 1, 1, 1}));  // 3 a CPU: blocks
+  EXPECT_EQ(positions(10, 2), (std::vector<int>{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(positions(9, 2), (std::vector<int>{0, 0, 0, 0, 0, 1, 1, 1, 1}));  // not the same count
   EXPECT_EQ(positions(3, 2), (std::vector<int>{0, 0, 1}));
   EXPECT_EQ(positions(5, 2), (std::vector<int>{0, 0, 0, 1, 1}));
   EXPECT_EQ(positions(7, 3), (std::vector<int>{0, 0, 0, 1, 1, 2, 2}));
   EXPECT_EQ(positions(6, 4), (std::vector<int>{0, 0, 1, 1, 2, 3}));
   EXPECT_EQ(positions(2, 4), (std::vector<int>{0, 1}));  // fewer ranks than CPUs: one each
-  for (int ranks = 1; ranks <= 20; ++ranks) {
+  for (int ranks = 1; ranks <= 24; ++ranks) {
     for (int cpus = 1; cpus <= 6; ++cpus) {
+      const bool pairs = ranks % cpus == 0 && ranks / cpus >= 4 && ranks / cpus % 2 == 0;
       std::vector<int> count(std::size_t(cpus), 0);
       int last = 0;
       for (int i = 0; i < ranks; ++i) {
         const int p = block_position(i, ranks, cpus);
-        ASSERT_GE(p, last) << i << " of " << ranks << " on " << cpus;  // blocks: never back
+        if (pairs) {
+          ASSERT_EQ(p, block_position(i ^ 1, ranks, cpus)) << i << " of " << ranks << " on " << cpus;
+          ASSERT_EQ(p, i / 2 % cpus) << i << " of " << ranks << " on " << cpus;
+        } else {
+          ASSERT_GE(p, last) << i << " of " << ranks << " on " << cpus;  // blocks: never back
+        }
+        ASSERT_GE(p, 0);
         ASSERT_LT(p, cpus);
         last = p;
         ++count[std::size_t(p)];

@@ -49,9 +49,14 @@ TEST(BindingPlan, OversubscribedRanksStartWhereOtherJobsRunFewest) {
   // 4 CPUs, other jobs' ranks 2 on CPU 0, 1 on CPU 2: 1 and 3 first, then 2, then 0.
   EXPECT_EQ(plan_binding(BindMode::automatic, LauncherKind::fork, 6, {0, 1, 2, 3}, {2, 0, 0}).self_bind_cpu_of_rank,
             (std::vector<int>{1, 1, 3, 3, 2, 0}));
-  // 8 ranks on 2 free CPUs: 4 consecutive ranks on each.
-  EXPECT_EQ(plan_binding(BindMode::automatic, LauncherKind::fork, 8, {0, 1}).self_bind_cpu_of_rank,
-            (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  // 8 ranks on 2 free CPUs: pairs of consecutive ranks, dealt round robin (base::block_position).
+  const BindingPlan eight = plan_binding(BindMode::automatic, LauncherKind::fork, 8, {0, 1});
+  EXPECT_EQ(eight.self_bind_cpu_of_rank, (std::vector<int>{0, 0, 1, 1, 0, 0, 1, 1}));
+  EXPECT_NE(eight.summary.find("each binds itself at MPI_Init, in pairs over CPUs 0-1"), std::string::npos)
+      << eight.summary;
+  // 6 ranks on 2: 3 consecutive ranks on each.
+  EXPECT_EQ(plan_binding(BindMode::automatic, LauncherKind::fork, 6, {0, 1}).self_bind_cpu_of_rank,
+            (std::vector<int>{0, 0, 0, 1, 1, 1}));
 }
 
 TEST(BindingPlan, CoreAlwaysNoneNever) {
