@@ -298,7 +298,11 @@ class Engine {
       const auto until = Clock::now() + spin_time_;
       do {
         for (unsigned i = 0; i < kPollsPerClockRead; ++i) {
-          if (poll() > 0 && done()) return;
+          if (poll() > 0) {
+            if (done()) return;
+          } else {
+            base::spin_pause();  // as in the spin above
+          }
         }
         if (done()) return;
       } while (Clock::now() < until);
