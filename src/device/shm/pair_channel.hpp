@@ -31,6 +31,15 @@ namespace railmpi::device::shm {
 inline constexpr std::size_t kInlineFrameCells = 16;
 // First window of a packet ring (producer side): 256 KiB.
 inline constexpr std::size_t kPacketWindowCells = 4096;
+// Bytes left unwritten after a packet's CellHeader, so that its payload starts on the next cache
+// line: a copy into a line-aligned destination runs whole lines, where one starting 16 bytes in
+// splits every store over two lines (a bare producer/consumer pair copying 4 KiB blocks through
+// a 4 MiB ring, 3 interleaved runs: 42-47 GB/s aligned, 11-28 with the 16-byte offset; 8 KiB
+// 46-50 against 22-46). bench/lib_ab.sh against the 16-byte offset, fast-handoff minutes, 2 ranks,
+// 8 rounds: osu_bw 2/8/16 KiB 1.16/1.08/1.05, 1/4/32/64 KiB 0.99-1.03; osu_bibw 1-64 KiB
+// 0.99-1.09; osu_latency 1-64 KiB 0.95-1.03. A 4 KiB payload takes 65 cells either way; any
+// payload at most one more.
+inline constexpr std::uint32_t kPacketPad = kCellBytes - kCellHeaderBytes;
 // CellHeader::flags of a cell whose frame's payload is the packet ring's next frame.
 inline constexpr std::uint8_t kAnnounced = 1;
 // CellHeader::flags the device hands through (shm_device.hpp: the writer watches the pair line).
@@ -83,10 +92,10 @@ class ChannelProducer {
                       std::memory_order publish, std::uint8_t flags = 0) {
     if (inline_frame(header_len, payload_len))
       return cells_.try_write_with(header, header_len, payload_len, fill, publish, flags);
-    if (!cells_.fits(header_len, 0) || !packets_.fits(0, payload_len)) return false;
+    if (!cells_.fits(header_len, 0) || !packets_.fits(kPacketPad, payload_len)) return false;
     if (!heard_) packets_.note_stream();
     heard_ = false;
-    packets_.try_write_with(nullptr, 0, payload_len, fill, std::memory_order_release);
+    packets_.try_write_with(nullptr, kPacketPad, payload_len, fill, std::memory_order_release);
     // The announcement's release (or seq_cst) store orders the packet before it for the consumer.
     cells_.try_write_with(header, header_len, 0, [](std::byte*, std::size_t) {}, publish, kAnnounced);
     return true;
@@ -98,7 +107,7 @@ class ChannelProducer {
   // True when the frame could be written now; reloads the consumer's heads with `mo`.
   bool can_write(std::uint32_t header_len, std::size_t payload_len, std::memory_order mo) {
     if (inline_frame(header_len, payload_len)) return cells_.can_write(header_len, payload_len, mo);
-    return cells_.can_write(header_len, 0, mo) && packets_.can_write(0, payload_len, mo);
+    return cells_.can_write(header_len, 0, mo) && packets_.can_write(kPacketPad, payload_len, mo);
   }
 
  private:

@@ -157,6 +157,7 @@ class RingProducer {
   // `publish` orders the final seq store (the shm device passes release and orders it before its
   // look at the peer's sleep flag itself: ShmDevice::ring_doorbell).
   // Precondition: header_len <= 64 and frame_cells(header_len, payload_len) <= max_frame_cells().
+  // A null `header` leaves header_len bytes unwritten (padding).
   bool try_write(const std::byte* header, std::uint32_t header_len, const std::byte* payload,
                  std::size_t payload_len,
                  std::memory_order publish = std::memory_order_release) {
@@ -209,7 +210,7 @@ class RingProducer {
     ch->header_len = static_cast<std::uint8_t>(header_len);
     ch->flags = flags;
     std::byte* p = first->bytes + kCellHeaderBytes;
-    if (header_len) std::memcpy(p, header, header_len);
+    if (header) std::memcpy(p, header, header_len);
     if (payload_len) fill(p + header_len, payload_len);
     // The cell after this frame becomes the consumer's next look-up: make sure it reads "empty".
     const std::uint64_t next = pos + k;

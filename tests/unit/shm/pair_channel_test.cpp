@@ -95,6 +95,31 @@ TEST(ShmPairChannel, InlineBoundary) {
   EXPECT_EQ(next, 2u);
 }
 
+TEST(ShmPairChannel, PacketPayloadsStartOnACacheLine) {
+  ChannelMemory m(64, 1024);  // 4 KiB of cells, 64 KiB of packets: the packet ring wraps
+  ChannelProducer p;
+  ChannelConsumer c;
+  p.attach(m.mem, m.cells, m.packet_cells);
+  c.attach(m.mem, m.cells, m.packet_cells);
+  std::mt19937 rng(3);
+  int packets = 0;
+  for (std::uint64_t n = 0; n < 300; ++n) {
+    const Frame f = make_frame(n, 8 + rng() % 33, 1000 + rng() % 9000);  // inline and announced
+    ASSERT_TRUE(write(p, f));
+    c.drain(
+        [&](std::span<const std::byte> h, std::span<const std::byte> pl) {
+          ASSERT_EQ(pl.size(), f.payload.size());
+          EXPECT_EQ(std::memcmp(h.data(), f.header.data(), h.size()), 0);
+          EXPECT_EQ(std::memcmp(pl.data(), f.payload.data(), pl.size()), 0);
+          if (inline_frame(h.size(), pl.size())) return;
+          ++packets;
+          EXPECT_EQ(reinterpret_cast<std::uintptr_t>(pl.data()) % kCellBytes, 0u) << "frame " << n;
+        },
+        1);
+  }
+  EXPECT_GT(packets, 250);
+}
+
 TEST(ShmPairChannel, MixedFramesKeepOrderThroughManyLaps) {
   ChannelMemory m(64, 256);  // 4 KiB cells, 16 KiB packets: both rings wrap often
   ChannelProducer p;
