@@ -205,6 +205,16 @@ if [[ " $ONLY " == *" bw "* ]]; then
         # for reference (no goal): the runs' handoff of fresh 32 KiB blocks between the cores
         row "$b runs: fresh-data handoff between the cores (MB/s)" 32768 "" "" "" \
             "$(run_cma 2.$b handoff_MBps 32768)" "-" "-" "-"
+        if [ $b = osu_bw ]; then
+            # for reference (no goal): osu_bw's shape without an MPI (handoff_bw's windows of 64
+            # blocks through a 4 MiB ring), whose 4 KiB ran at a quarter of its 8 KiB in some minutes
+            for s in 4096 8192; do
+                r=$(value rail.2.$b $s); read -r m o <<<"$(peer_values 2.$b $s)"
+                lim=$(run_cma 2.$b handoff_window_MBps $s)
+                row "$b vs a bare window of blocks handed between the cores (MB/s)" "$s" "$r" "$m" "$o" \
+                    "$lim" "$(cma_ratio 2.$b handoff_window_MBps $s)" "-" "-"
+            done
+        fi
         if [ $b = osu_bibw ]; then
             # for reference (no goal): where 64 KiB both ways stands against two single copies
             # at once, the way every implementation here moves it (Open MPI's vader: CMA)
