@@ -26,82 +26,58 @@
 #include "limits_common.h"
 
 enum { SLOTS = 32, MAX_BLOCK = 64 * 1024, BYTES_PER_RUN = 64 * 1024 * 1024 };
+enum { WINDOW = 64, WINDOW_RING_BYTES = 4 << 20, WINDOWS_PER_RUN = 1000 };
+enum { HEADER = 64, COUNT_PAGE = 4096, MEM_BYTES = COUNT_PAGE + WINDOW_RING_BYTES };
+_Static_assert((HEADER + MAX_BLOCK) * SLOTS <= WINDOW_RING_BYTES, "both shapes fit MEM_BYTES");
 
-struct slot {
-  _Atomic unsigned long seq; /* block number + 1 once written; 0 once copied out */
-  char pad[56];
-  char data[MAX_BLOCK];
+/* One run's shape: `blocks` blocks of `block` bytes, each after a HEADER-byte line whose first
+ * word is its sequence (block number + 1 once written), `slots` slots `stride` bytes apart. With
+ * window 0 the consumer clears each slot's word once it copied the block out and the producer
+ * waits for that before it writes the slot again; with a window the producer writes `window`
+ * blocks back to back and then waits until the consumer's count (the first word of `mem`) says
+ * it copied them all. Timed from block `warm` on. */
+struct shape {
+  size_t block, stride, slots;
+  long blocks, warm;
+  int window;
 };
 
-/* MB/s of one producer/consumer run of `blocks` blocks of `block` bytes through `ring`. */
-static double run(struct slot *ring, size_t block, long blocks) {
-  memset(ring, 0, sizeof(struct slot) * SLOTS);
-  const pid_t child = fork();
-  if (child < 0) return 0;
-  if (child == 0) {
-    pin(1);
-    char *dst = malloc(block);
-    if (!dst) _exit(1);
-    for (long i = 0; i < blocks; i++) {
-      struct slot *s = &ring[i % SLOTS];
-      while (atomic_load_explicit(&s->seq, memory_order_acquire) != (unsigned long)(i + 1)) __builtin_ia32_pause();
-      memcpy(dst, s->data, block);
-      atomic_store_explicit(&s->seq, 0, memory_order_release);
-    }
-    _exit(dst[block - 1] == 1 ? 0 : 1);
-  }
-  char *src = malloc(block);
-  if (!src) return 0;
-  memset(src, 1, block);
-  const double t0 = now();
-  for (long i = 0; i < blocks; i++) {
-    struct slot *s = &ring[i % SLOTS];
-    while (atomic_load_explicit(&s->seq, memory_order_acquire) != 0) __builtin_ia32_pause();
-    memcpy(s->data, src, block);
-    atomic_store_explicit(&s->seq, (unsigned long)(i + 1), memory_order_release);
-  }
-  int status = 1;
-  waitpid(child, &status, 0);
-  const double t = now() - t0;
-  free(src);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
-  return (double)blocks * block / t / 1e6;
+static _Atomic unsigned long *seq_of(char *ring, const struct shape *h, long i) {
+  return (_Atomic unsigned long *)(ring + (size_t)(i % (long)h->slots) * h->stride);
 }
 
-enum { WINDOW = 64, WINDOW_RING_BYTES = 4 << 20, WINDOWS_PER_RUN = 1000 };
-
-/* MB/s of one windowed run (see the file comment) of `block`-byte blocks; `mem` holds a page for
- * the consumer's count, then the ring. */
-static double run_window(char *mem, size_t block) {
-  const size_t stride = block + 64, slots = WINDOW_RING_BYTES / stride;
-  const long blocks = (long)WINDOW * WINDOWS_PER_RUN, warm = WINDOW * 20;
+/* MB/s of one producer/consumer run of shape `h` through `mem` (MEM_BYTES). */
+static double run(char *mem, const struct shape *h) {
   _Atomic long *copied = (_Atomic long *)mem;
-  char *ring = mem + 4096;
-  memset(mem, 0, 4096 + WINDOW_RING_BYTES);
+  char *ring = mem + COUNT_PAGE;
+  memset(mem, 0, MEM_BYTES);
   const pid_t child = fork();
   if (child < 0) return 0;
   if (child == 0) {
     pin(1);
-    char *dst = malloc(block);
+    char *dst = malloc(h->block);
     if (!dst) _exit(1);
-    for (long i = 0; i < blocks; i++) {
-      _Atomic unsigned long *seq = (_Atomic unsigned long *)(ring + (size_t)(i % (long)slots) * stride);
+    for (long i = 0; i < h->blocks; i++) {
+      _Atomic unsigned long *seq = seq_of(ring, h, i);
       while (atomic_load_explicit(seq, memory_order_acquire) != (unsigned long)(i + 1)) __builtin_ia32_pause();
-      memcpy(dst, (char *)seq + 64, block);
-      if ((i + 1) % WINDOW == 0) atomic_store_explicit(copied, i + 1, memory_order_release);
+      memcpy(dst, (char *)seq + HEADER, h->block);
+      if (!h->window) atomic_store_explicit(seq, 0, memory_order_release);
+      else if ((i + 1) % h->window == 0) atomic_store_explicit(copied, i + 1, memory_order_release);
     }
-    _exit(dst[block - 1] == 1 ? 0 : 1);
+    _exit(dst[h->block - 1] == 1 ? 0 : 1);
   }
-  char *src = malloc(block);
+  char *src = malloc(h->block);
   if (!src) return 0;
-  memset(src, 1, block);
+  memset(src, 1, h->block);
   double t0 = now();
-  for (long i = 0; i < blocks; i++) {
-    if (i == warm) t0 = now();
-    _Atomic unsigned long *seq = (_Atomic unsigned long *)(ring + (size_t)(i % (long)slots) * stride);
-    memcpy((char *)seq + 64, src, block);
+  for (long i = 0; i < h->blocks; i++) {
+    if (i == h->warm) t0 = now();
+    _Atomic unsigned long *seq = seq_of(ring, h, i);
+    if (!h->window)
+      while (atomic_load_explicit(seq, memory_order_acquire) != 0) __builtin_ia32_pause();
+    memcpy((char *)seq + HEADER, src, h->block);
     atomic_store_explicit(seq, (unsigned long)(i + 1), memory_order_release);
-    if ((i + 1) % WINDOW == 0)
+    if (h->window && (i + 1) % h->window == 0)
       while (atomic_load_explicit(copied, memory_order_acquire) != i + 1) __builtin_ia32_pause();
   }
   const double t = now() - t0;
@@ -109,32 +85,34 @@ static double run_window(char *mem, size_t block) {
   waitpid(child, &status, 0);
   free(src);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
-  return (double)(blocks - warm) * block / t / 1e6;
+  return (double)(h->blocks - h->warm) * h->block / t / 1e6;
+}
+
+/* Prints "KEY <block> <MB/s>", the best of 3 runs. */
+static void best_of_3(const char *key, char *mem, const struct shape *h) {
+  double best = 0;
+  for (int k = 0; k < 3; k++) {
+    const double v = run(mem, h);
+    if (v > best) best = v;
+  }
+  printf("%s %zu %.0f\n", key, h->block, best);
 }
 
 int main(void) {
   pin(0);
-  struct slot *ring = mmap(NULL, sizeof(struct slot) * SLOTS, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (ring == MAP_FAILED) return 1;
+  char *mem = mmap(NULL, MEM_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return 1;
   const size_t blocks[] = {4096, 32768, 65536};
   for (int b = 0; b < 3; b++) {
-    double best = 0;
-    for (int k = 0; k < 3; k++) {
-      const double v = run(ring, blocks[b], (long)(BYTES_PER_RUN / blocks[b]));
-      if (v > best) best = v;
-    }
-    printf("handoff_MBps %zu %.0f\n", blocks[b], best);
+    const struct shape h = {blocks[b], HEADER + MAX_BLOCK, SLOTS, (long)(BYTES_PER_RUN / blocks[b]), 0, 0};
+    best_of_3("handoff_MBps", mem, &h);
   }
-  char *mem = mmap(NULL, 4096 + WINDOW_RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) return 1;
   const size_t window_blocks[] = {4096, 8192};
   for (int b = 0; b < 2; b++) {
-    double best = 0;
-    for (int k = 0; k < 3; k++) {
-      const double v = run_window(mem, window_blocks[b]);
-      if (v > best) best = v;
-    }
-    printf("handoff_window_MBps %zu %.0f\n", window_blocks[b], best);
+    const size_t stride = HEADER + window_blocks[b];
+    const struct shape h = {window_blocks[b], stride, WINDOW_RING_BYTES / stride, (long)WINDOW * WINDOWS_PER_RUN,
+                            WINDOW * 20, WINDOW};
+    best_of_3("handoff_window_MBps", mem, &h);
   }
   return 0;
 }
