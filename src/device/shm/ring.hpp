@@ -157,7 +157,6 @@ class RingProducer {
   // `publish` orders the final seq store (the shm device passes release and orders it before its
   // look at the peer's sleep flag itself: ShmDevice::ring_doorbell).
   // Precondition: header_len <= 64 and frame_cells(header_len, payload_len) <= max_frame_cells().
-  // A null `header` leaves header_len bytes unwritten (padding).
   bool try_write(const std::byte* header, std::uint32_t header_len, const std::byte* payload,
                  std::size_t payload_len,
                  std::memory_order publish = std::memory_order_release) {
@@ -192,6 +191,7 @@ class RingProducer {
   // As try_write, but the payload is produced in place: fill(to, payload_len) writes the payload
   // bytes straight into the cells (a gather from non-contiguous memory needs no staging copy).
   // fill is called only when payload_len > 0 and the frame fits. `flags` is handed to the consumer.
+  // A null `header` leaves header_len bytes unwritten (padding; try_write passes it on).
   template <class Fill>
   bool try_write_with(const std::byte* header, std::uint32_t header_len, std::size_t payload_len, Fill&& fill,
                       std::memory_order publish = std::memory_order_release, std::uint8_t flags = 0) {
