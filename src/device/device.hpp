@@ -125,12 +125,20 @@ struct RemoteSource {
   std::span<const std::byte> local;
 };
 
+// How a received payload is best read, as the device knows its memory.
+enum class ReadHint : std::uint8_t {
+  any,       // in any order (a buffer of this process, or memory no one writes now)
+  from_end,  // its writer may be writing just past its end (a shared ring's next frame): reading
+             // forward pulls those lines away from the writer, so copy it from its end down
+             // (base/descending_copy.hpp)
+};
+
 // Where received frames and failures go. Plain function pointers: no virtual call per frame.
 struct FrameHandler {
   void* ctx = nullptr;
   // header and payload are valid only during the call.
-  void (*on_frame)(void* ctx, int peer, std::span<const std::byte> header,
-                   std::span<const std::byte> payload) = nullptr;
+  void (*on_frame)(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload,
+                   ReadHint hint) = nullptr;
   // The peer is unreachable (connection reset, process gone). `why` names the cause (errno text).
   void (*on_peer_failed)(void* ctx, int peer, std::string_view why) = nullptr;
   // A part of a `placeable` frame, or a whole one that crossed a multi-rail route: `header` is

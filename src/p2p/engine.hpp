@@ -130,9 +130,12 @@ class Engine {
   // Single copy of a matched rendezvous into the receive's destination; false: use cts + data.
   bool read_single_copy(Request& r, int peer, std::size_t n, std::uint64_t sender_addr,
                         std::span<const std::byte> sender_layout);
-  // Copies received bytes to offset `at` of the receive's destination (buffer or layout).
-  static void place(Request& r, std::size_t at, std::span<const std::byte> bytes);
-  static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload);
+  // Copies received bytes to offset `at` of the receive's destination (buffer or layout), as the
+  // device's hint says they are best read.
+  static void place(Request& r, std::size_t at, std::span<const std::byte> bytes,
+                    device::ReadHint hint = device::ReadHint::any);
+  static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload,
+                       device::ReadHint hint);
   static void on_peer_failed(void* ctx, int peer, std::string_view why);
   static void on_frame_part(void* ctx, int peer, std::span<const std::byte> header, std::size_t part_offset,
                             std::span<const std::byte> payload);
@@ -142,13 +145,14 @@ class Engine {
   // An eager frame with this envelope (the sender's request and the sync flag matter only to
   // synchronous sends): into the first matching posted receive, else queued as unexpected.
   void handle_eager(int peer, const Envelope& env, std::uint8_t flags, std::uint64_t sender_req,
-                    std::span<const std::byte> payload);
+                    std::span<const std::byte> payload, device::ReadHint hint);
   void queue_eager(int peer, const Envelope& env, std::uint8_t flags, std::uint64_t sender_req,
-                   std::span<const std::byte> payload);
+                   std::span<const std::byte> payload, device::ReadHint hint);
   void handle_rts(int peer, const WireHeader& h, std::span<const std::byte> payload);
   void handle_cts(const WireHeader& h);
   // A data frame, or the part of one that starts `part_offset` bytes into its payload.
-  void handle_data(const WireHeader& h, std::size_t part_offset, std::span<const std::byte> payload);
+  void handle_data(const WireHeader& h, std::size_t part_offset, std::span<const std::byte> payload,
+                   device::ReadHint hint = device::ReadHint::any);
 
   // Receive side of a matched rendezvous.
   // `sender_layout`: the rts payload of a non-contiguous sender (empty: contiguous at sender_addr).

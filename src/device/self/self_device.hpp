@@ -45,7 +45,8 @@ class SelfDevice final : public Device {
       if (op->layout) [[unlikely]]
         deliver_gathered(*op);
       else
-        handler_.on_frame(handler_.ctx, me_, {op->header.data(), op->header_len}, {op->payload, op->payload_len});
+        handler_.on_frame(handler_.ctx, me_, {op->header.data(), op->header_len}, {op->payload, op->payload_len},
+                          ReadHint::any);
       if (op->on_done) op->on_done(*op);
       ++events;
       if (op == last) break;
@@ -91,7 +92,7 @@ class SelfDevice final : public Device {
     }
     scratch_.resize(op.payload_len);
     base::gather(*op.layout, op.layout_offset, scratch_);
-    handler_.on_frame(handler_.ctx, me_, header, scratch_);
+    handler_.on_frame(handler_.ctx, me_, header, scratch_, ReadHint::any);
   }
 
   int me_;

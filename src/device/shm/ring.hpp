@@ -391,6 +391,11 @@ class RingConsumer {
 
   std::uint64_t head() const { return head_; }
 
+  // True when the frame at position `pos` (at most one lap past head()) is published.
+  bool published(std::uint64_t pos) const {
+    return detail::load(detail::header_of(&cells_[pos & mask_])->seq, std::memory_order_relaxed) == pos + 1;
+  }
+
  private:
   RingControl* control_ = nullptr;
   Cell* cells_ = nullptr;

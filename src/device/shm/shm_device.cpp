@@ -419,7 +419,7 @@ int ShmDevice::deliver_line(Peer& p) {
   p.watching = false;
   p.peer_watches = pair_line_;
   p.line.deliver([&](std::span<const std::byte> h, std::span<const std::byte> pl) {
-    handler_.on_frame(handler_.ctx, p.rank, h, pl);
+    handler_.on_frame(handler_.ctx, p.rank, h, pl, ReadHint::any);
   });
   return 1;
 }
@@ -442,7 +442,7 @@ int ShmDevice::receive(Peer& p) {
         }
         p.watching = false;
         p.peer_watches = pair_line_ && (flags & kWatching);
-        handler_.on_frame(handler_.ctx, p.rank, h, pl);
+        handler_.on_frame(handler_.ctx, p.rank, h, pl, (flags & kWriterAhead) ? ReadHint::from_end : ReadHint::any);
       },
       kMaxFramesPerPeerPoll);
   if (p.line.pending() && p.line.due(p.in.cell_head())) lines += deliver_line(p);

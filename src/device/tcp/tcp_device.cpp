@@ -609,7 +609,7 @@ int TcpDevice::read_frames(Conn* conn) {
       const std::byte* h = in.read_ptr() + sizeof(wire::Prefix);
       if (handler_.on_frame != nullptr)
         handler_.on_frame(handler_.ctx, peer.rank, std::span<const std::byte>(h, hl),
-                          std::span<const std::byte>(h + hl, pl));
+                          std::span<const std::byte>(h + hl, pl), ReadHint::any);
       ++delivered;
       // The handler may have sent, and a failed send closes this connection.
       if (conn->role != Role::data) return delivered;

@@ -300,12 +300,13 @@ void Scheduler::on_notice_done(device::SendOp& op) { static_cast<Lane*>(op.owner
 
 // ---- receiving ----
 
-void Scheduler::on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload) {
+void Scheduler::on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload,
+                         device::ReadHint hint) {
   Scheduler& s = *static_cast<Tap*>(ctx)->scheduler;
   PeerRails& p = s.peers_[static_cast<std::size_t>(peer)];
   const device::FrameHandler& up = s.upper_;
   if (p.lanes.empty()) {  // a peer with one channel: no trailer
-    up.on_frame(up.ctx, peer, header, payload);
+    up.on_frame(up.ctx, peer, header, payload, hint);
     return;
   }
   const int lane = s.lane_index(p, static_cast<Tap*>(ctx)->channel);
@@ -333,7 +334,8 @@ void Scheduler::on_frame(void* ctx, int peer, std::span<const std::byte> header,
     return;
   }
   p.reorder.push(t.seq, header, payload, [&](std::span<const std::byte> h, std::span<const std::byte> pl) {
-    up.on_frame(up.ctx, peer, h, pl);
+    // A frame held back for order is a copy in this process: read in any order.
+    up.on_frame(up.ctx, peer, h, pl, device::ReadHint::any);
   });
 }
 

@@ -166,7 +166,8 @@ class Scheduler {
   static void on_probe_done(device::SendOp& op);
   static void on_notice_done(device::SendOp& op);
 
-  static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload);
+  static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload,
+                       device::ReadHint hint);
   static void on_failed(void* ctx, int peer, std::string_view why);
 
   const int me_;

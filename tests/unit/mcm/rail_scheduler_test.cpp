@@ -28,7 +28,8 @@ struct Received {
   bool expect_failure = false;
   std::vector<std::string> failures;
 
-  static void on_frame(void* ctx, int, std::span<const std::byte> h, std::span<const std::byte> p) {
+  static void on_frame(void* ctx, int, std::span<const std::byte> h, std::span<const std::byte> p,
+                       device::ReadHint) {
     auto* r = static_cast<Received*>(ctx);
     std::uint32_t id = 0;
     std::memcpy(&id, h.data(), sizeof id);

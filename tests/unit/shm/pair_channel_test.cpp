@@ -33,6 +33,17 @@ struct ChannelMemory {
   std::byte* mem;
 };
 
+// A channel's memory with its producer and consumer attached.
+struct AttachedChannel {
+  AttachedChannel(std::size_t cells, std::size_t packet_cells) : m(cells, packet_cells) {
+    p.attach(m.mem, m.cells, m.packet_cells);
+    c.attach(m.mem, m.cells, m.packet_cells);
+  }
+  ChannelMemory m;
+  ChannelProducer p;
+  ChannelConsumer c;
+};
+
 std::byte pattern(std::uint64_t frame, std::size_t i) {
   return static_cast<std::byte>((frame * 131 + i * 7 + 3) & 0xff);
 }
@@ -79,11 +90,8 @@ TEST(ShmPairChannel, InlineBoundary) {
   EXPECT_TRUE(inline_frame(0, 0));
   EXPECT_LE(kInlineFrameCells + 0, max_frame_cells(64));
 
-  ChannelMemory m(64, 256);
-  ChannelProducer p;
-  ChannelConsumer c;
-  p.attach(m.mem, m.cells, m.packet_cells);
-  c.attach(m.mem, m.cells, m.packet_cells);
+  AttachedChannel ch(64, 256);
+  auto& [m, p, c] = ch;
   std::vector<Frame> frames{make_frame(0, 16, inline_max)};
   ASSERT_TRUE(write(p, frames[0]));
   EXPECT_EQ(m.first_packet_seq(), 0u) << "an inline frame must not touch the packet ring";
@@ -96,11 +104,8 @@ TEST(ShmPairChannel, InlineBoundary) {
 }
 
 TEST(ShmPairChannel, PacketPayloadsStartOnACacheLine) {
-  ChannelMemory m(64, 1024);  // 4 KiB of cells, 64 KiB of packets: the packet ring wraps
-  ChannelProducer p;
-  ChannelConsumer c;
-  p.attach(m.mem, m.cells, m.packet_cells);
-  c.attach(m.mem, m.cells, m.packet_cells);
+  AttachedChannel ch(64, 1024);  // 4 KiB of cells, 64 KiB of packets: the packet ring wraps
+  auto& [m, p, c] = ch;
   std::mt19937 rng(3);
   int packets = 0;
   for (std::uint64_t n = 0; n < 300; ++n) {
@@ -120,12 +125,56 @@ TEST(ShmPairChannel, PacketPayloadsStartOnACacheLine) {
   EXPECT_GT(packets, 250);
 }
 
+// A packet written in a stream (nothing heard from the consumer's side since the last packet)
+// comes flagged kStreamed; if the producer had not published its next frame when the consumer
+// reads it, kWriterAhead too (the producer may be writing just past it). The consumer adds
+// kWriterAhead: the producer never writes it.
+TEST(ShmPairChannel, StreamedPacketNotYetFollowedIsFlaggedWriterAhead) {
+  AttachedChannel ch(64, 1024);
+  auto& [m, p, c] = ch;
+  std::vector<Frame> frames;
+  std::vector<std::uint8_t> flags;
+  auto drain = [&] {
+    return c.drain(
+        [&](std::span<const std::byte> h, std::span<const std::byte> pl, std::uint8_t fl) {
+          ASSERT_LT(flags.size(), frames.size());
+          const Frame& e = frames[flags.size()];
+          ASSERT_EQ(pl.size(), e.payload.size());
+          EXPECT_EQ(std::memcmp(h.data(), e.header.data(), h.size()), 0);
+          EXPECT_EQ(std::memcmp(pl.data(), e.payload.data(), pl.size()), 0);
+          flags.push_back(fl);
+        },
+        100);
+  };
+  auto send = [&](std::size_t payload_len) {
+    frames.push_back(make_frame(frames.size(), 24, payload_len));
+    return write(p, frames.back());
+  };
+  // Before one drain: packet (the first: not in a stream), packet, inline, packet.
+  ASSERT_TRUE(send(4096));
+  ASSERT_TRUE(send(2000));
+  ASSERT_TRUE(send(100));
+  ASSERT_TRUE(send(5000));
+  EXPECT_EQ(drain().frames, 4);
+  ASSERT_EQ(flags.size(), 4u);
+  EXPECT_EQ(flags[0], kAnnounced) << "nothing written before it: not a stream";
+  EXPECT_EQ(flags[1], kAnnounced | kStreamed) << "followed by frame 2";
+  EXPECT_EQ(flags[2], 0) << "an inline frame";
+  EXPECT_EQ(flags[3], kAnnounced | kStreamed | kWriterAhead) << "the last frame written";
+  // Still nothing heard: the next packet streams, and is the last one written when it is read.
+  ASSERT_TRUE(send(3000));
+  EXPECT_EQ(drain().frames, 1);
+  EXPECT_EQ(flags.back(), kAnnounced | kStreamed | kWriterAhead);
+  // A frame from the consumer's side (a ping-pong's answer): the next packet is no stream.
+  p.heard();
+  ASSERT_TRUE(send(3000));
+  EXPECT_EQ(drain().frames, 1);
+  EXPECT_EQ(flags.back(), kAnnounced);
+}
+
 TEST(ShmPairChannel, MixedFramesKeepOrderThroughManyLaps) {
-  ChannelMemory m(64, 256);  // 4 KiB cells, 16 KiB packets: both rings wrap often
-  ChannelProducer p;
-  ChannelConsumer c;
-  p.attach(m.mem, m.cells, m.packet_cells);
-  c.attach(m.mem, m.cells, m.packet_cells);
+  AttachedChannel ch(64, 256);  // 4 KiB cells, 16 KiB packets: both rings wrap often
+  auto& [m, p, c] = ch;
   std::mt19937 rng(11);
   std::vector<Frame> frames;
   std::size_t next = 0;
@@ -152,11 +201,8 @@ TEST(ShmPairChannel, MixedFramesKeepOrderThroughManyLaps) {
 }
 
 TEST(ShmPairChannel, FullPacketRingRefusesAnnouncedButNotInlineFrames) {
-  ChannelMemory m(256, 64);  // many cells, a 4 KiB packet ring
-  ChannelProducer p;
-  ChannelConsumer c;
-  p.attach(m.mem, m.cells, m.packet_cells);
-  c.attach(m.mem, m.cells, m.packet_cells);
+  AttachedChannel ch(256, 64);  // many cells, a 4 KiB packet ring
+  auto& [m, p, c] = ch;
   std::vector<Frame> frames;
   const std::size_t big = channel_max_payload(m.packet_cells);  // 1 KiB: announced
   ASSERT_FALSE(inline_frame(16, big));
@@ -178,11 +224,8 @@ TEST(ShmPairChannel, FullPacketRingRefusesAnnouncedButNotInlineFrames) {
 }
 
 TEST(ShmPairChannel, FullCellRingRefusesAnnouncedFramesWithoutWritingThePacket) {
-  ChannelMemory m(64, 4096);  // 64 cells, a 256 KiB packet ring
-  ChannelProducer p;
-  ChannelConsumer c;
-  p.attach(m.mem, m.cells, m.packet_cells);
-  c.attach(m.mem, m.cells, m.packet_cells);
+  AttachedChannel ch(64, 4096);  // 64 cells, a 256 KiB packet ring
+  auto& [m, p, c] = ch;
   std::vector<Frame> frames;
   while (true) {
     Frame f = make_frame(frames.size(), 16, 0);  // one cell each
@@ -246,11 +289,8 @@ TEST(ShmPairChannel, OnlyAStreamOfPacketsGrowsTheWindow) {
 }
 
 TEST(ShmPairChannel, ThreadsRandomSizes) {
-  ChannelMemory m(128, 1024);
-  ChannelProducer p;
-  ChannelConsumer c;
-  p.attach(m.mem, m.cells, m.packet_cells);
-  c.attach(m.mem, m.cells, m.packet_cells);
+  AttachedChannel ch(128, 1024);
+  auto& [m, p, c] = ch;
   test_support::FrameBudget budget(400'000, 20'000);
   const std::size_t maxp = channel_max_payload(m.packet_cells);
   auto size_of = [maxp](std::mt19937_64& rng) {

@@ -122,12 +122,14 @@ bool shm_file_exists(const std::string& job) {
 struct Handler {
   std::function<void(int, std::span<const std::byte>, std::span<const std::byte>)> frame;
   std::function<void(int, std::string_view)> failed;
+  int from_end = 0;  // frames delivered with ReadHint::from_end
   FrameHandler raw() {
     FrameHandler h;
     h.ctx = this;
-    h.on_frame = [](void* c, int peer, std::span<const std::byte> hd,
-                    std::span<const std::byte> pl) {
+    h.on_frame = [](void* c, int peer, std::span<const std::byte> hd, std::span<const std::byte> pl,
+                    ReadHint hint) {
       auto* self = static_cast<Handler*>(c);
+      if (hint == ReadHint::from_end) ++self->from_end;
       if (self->frame) self->frame(peer, hd, pl);
     };
     h.on_peer_failed = [](void* c, int peer, std::string_view why) {
@@ -316,6 +318,66 @@ TEST(ShmDevice, FrameSizesTwoProcesses) {
       };
       dev->set_handler(h.raw());
       CHECK(poll_until(*dev, [&] { return got == total; }));
+      CHECK(ok);
+    }
+    finish(*dev);
+    return 0;
+  });
+}
+
+// Eager-sized frames through the packet ring: the receiver is told to read a payload from its
+// end (ReadHint::from_end) exactly when the sender wrote it in a stream (nothing received from
+// the receiver since its last packet) and had not yet published the frame after it.
+TEST(ShmDevice, ReadHintFromEndOnlyForTheLastPacketOfAStream) {
+  run_ranks(2, [](int rank) {
+    auto dev = start(rank, 2);
+    const std::vector<std::size_t> sizes = {4096, 2000, 6000, 4096, 3000};
+    if (rank == 0) {
+      std::vector<std::vector<std::byte>> payloads;
+      std::vector<SendOp> ops(sizes.size());
+      for (std::size_t i = 0; i < sizes.size(); ++i) {
+        payloads.emplace_back(sizes[i]);
+        for (std::size_t j = 0; j < sizes[i]; ++j) payloads[i][j] = pat(i + 7, j);
+        fill_op(ops[i], 16, i);
+        ops[i].payload = payloads[i].data();
+        ops[i].payload_len = sizes[i];
+      }
+      for (std::size_t i = 0; i < 3; ++i) CHECK(dev->send(1, ops[i]) == SendResult::done);
+      area_barrier(nullptr);  // the receiver reads the three
+      area_barrier(nullptr);
+      CHECK(dev->send(1, ops[3]) == SendResult::done);  // nothing heard yet: still the stream
+      // The receiver answers (a ping-pong): the next packet is no stream.
+      int answers = 0;
+      Handler h;
+      h.frame = [&](int, std::span<const std::byte>, std::span<const std::byte>) { ++answers; };
+      dev->set_handler(h.raw());
+      CHECK(poll_until(*dev, [&] { return answers == 1; }));
+      CHECK(dev->send(1, ops[4]) == SendResult::done);
+    } else {
+      std::size_t got = 0;
+      bool ok = true;
+      Handler h;
+      h.frame = [&](int peer, std::span<const std::byte>, std::span<const std::byte> pl) {
+        const std::size_t i = got++;
+        if (peer != 0 || i >= sizes.size() || pl.size() != sizes[i]) {
+          ok = false;
+          return;
+        }
+        for (std::size_t j = 0; j < pl.size(); ++j)
+          if (pl[j] != pat(i + 7, j)) ok = false;
+      };
+      dev->set_handler(h.raw());
+      area_barrier(nullptr);
+      CHECK(poll_until(*dev, [&] { return got == 3; }));
+      CHECK(h.from_end == 1);  // the third: nothing written after it
+      area_barrier(nullptr);
+      CHECK(poll_until(*dev, [&] { return got == 4; }));
+      CHECK(h.from_end == 2);
+      SendOp answer;
+      fill_op(answer, 16, 99);
+      CHECK(dev->send(0, answer) == SendResult::done);
+      CHECK(poll_until(*dev, [&] { return got == 5; }));
+      CHECK(h.from_end == 2);
       CHECK(ok);
     }
     finish(*dev);
@@ -619,8 +681,8 @@ TEST(ShmDevice, PingPongFromHandler) {
     st.op.payload_len = 8;
     FrameHandler h;
     h.ctx = &st;
-    h.on_frame = [](void* c, int peer, std::span<const std::byte> hd,
-                    std::span<const std::byte> pl) {
+    h.on_frame = [](void* c, int peer, std::span<const std::byte> hd, std::span<const std::byte> pl,
+                    ReadHint) {
       auto* s = static_cast<State*>(c);
       std::uint64_t v;
       std::memcpy(&v, pl.data(), 8);

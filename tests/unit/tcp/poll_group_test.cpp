@@ -44,7 +44,7 @@ struct Rank {
   };
   std::vector<std::unique_ptr<Ctx>> ctx;
 
-  static void on_frame(void* c, int, std::span<const std::byte> h, std::span<const std::byte>) {
+  static void on_frame(void* c, int, std::span<const std::byte> h, std::span<const std::byte>, ReadHint) {
     auto* x = static_cast<Ctx*>(c);
     std::uint64_t v = 0;
     std::memcpy(&v, h.data(), std::min(h.size(), sizeof v));

@@ -62,8 +62,8 @@ struct Node {
   std::function<void(int, std::span<const std::byte>, std::span<const std::byte>)> hook;
   int barriers = 0;
 
-  static void on_frame(void* ctx, int peer, std::span<const std::byte> h,
-                       std::span<const std::byte> p) {
+  static void on_frame(void* ctx, int peer, std::span<const std::byte> h, std::span<const std::byte> p,
+                       ReadHint) {
     auto* self = static_cast<Node*>(ctx);
     if (self->hook) {
       self->hook(peer, h, p);
@@ -696,7 +696,7 @@ TEST(TcpDevice, KilledProcessIsReported) {
     } echo{&dev, {}, 0};
     dev.set_handler(FrameHandler{
         &echo,
-        [](void* ctx, int peer, std::span<const std::byte> h, std::span<const std::byte>) {
+        [](void* ctx, int peer, std::span<const std::byte> h, std::span<const std::byte>, ReadHint) {
           auto* e = static_cast<Echo*>(ctx);
           SendOp& op = e->ops[e->n++ % 1024];
           std::memcpy(op.header.data(), h.data(), h.size());
