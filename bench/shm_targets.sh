@@ -207,12 +207,15 @@ if [[ " $ONLY " == *" bw "* ]]; then
             "$(run_cma 2.$b handoff_MBps 32768)" "-" "-" "-"
         if [ $b = osu_bw ]; then
             # for reference (no goal): osu_bw's shape without an MPI (handoff_bw's windows of 64
-            # blocks through a 4 MiB ring), whose 4 KiB ran at a quarter of its 8 KiB in some minutes
-            for s in 4096 8192; do
-                r=$(value rail.2.$b $s); read -r m o <<<"$(peer_values 2.$b $s)"
-                lim=$(run_cma 2.$b handoff_window_MBps $s)
-                row "$b vs a bare window of blocks handed between the cores (MB/s)" "$s" "$r" "$m" "$o" \
-                    "$lim" "$(cma_ratio 2.$b handoff_window_MBps $s)" "-" "-"
+            # blocks through a 4 MiB ring), the consumer copying forward (4 KiB ran at a quarter of
+            # its 8 KiB in some minutes) and from each block's end down (as RailMPI's receivers do)
+            for key in handoff_window_MBps handoff_window_down_MBps; do
+                for s in 4096 8192; do
+                    r=$(value rail.2.$b $s); read -r m o <<<"$(peer_values 2.$b $s)"
+                    how=forward; [ $key = handoff_window_down_MBps ] && how=downwards
+                    row "$b vs a bare window of blocks handed between the cores, copied $how (MB/s)" "$s" \
+                        "$r" "$m" "$o" "$(run_cma 2.$b $key $s)" "$(cma_ratio 2.$b $key $s)" "-" "-"
+                done
             done
         fi
         if [ $b = osu_bibw ]; then
