@@ -19,9 +19,11 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_SHM_CMA", "1",
                 "Allow single-copy rendezvous with process_vm_readv on the shm device (0 = pipelined copy)."},
     SettingSpec{"RAILMPI_SHM_CMA_MIN", "",
-                "Smallest rendezvous message the shm device moves by single copy; smaller ones stream through the ring in packets, copied by both ranks' cores at once. Empty (automatic): every rendezvous when the node has more ranks than cores; else one way a whole single copy only for a lone message of up to 16K (see `RAILMPI_SHM_EAGER_LIMIT`; above, the pipelined copy beat it at every size measured, bench/shm_targets.sh, and rendezvous messages go by the shared copy of `RAILMPI_SHM_SHARED_COPY_MIN` instead), and both ways (the sender has a receive of 6 KiB or more posted, or the receiver streams a rendezvous message back) every message from 6K on, eager sizes included: each core then copies only what comes in, and a receiver reads the messages that one poll found in one process_vm_readv (2 ranks, osu_bibw 8/16/32/64 KiB 1.48/1.81/1.42/1.24x the rings or one call a message). A set value rules alone."},
+                "Smallest rendezvous message the shm device moves by single copy; smaller ones stream through the ring in packets, copied by both ranks' cores at once. Empty (automatic): every rendezvous when the node has more ranks than cores; else one way a whole single copy only for a lone message of up to 16K (see `RAILMPI_SHM_EAGER_LIMIT`; above, the pipelined copy beat it at every size measured, bench/shm_targets.sh, and rendezvous messages go by the shared copy of `RAILMPI_SHM_SHARED_COPY_MIN` instead), and both ways (the sender has a receive of 6 KiB or more posted, or the receiver streams a rendezvous message back) every message from 6K on, eager sizes included: each core then copies only what comes in, and a receiver reads the messages that one poll found in one process_vm_readv (2 ranks, osu_bibw 8/16/32/64 KiB 1.48/1.81/1.42/1.24x the rings or one call a message), unless the rings measure faster (`RAILMPI_SHM_BOTH_WAYS_RINGS`). A set value rules alone."},
     SettingSpec{"RAILMPI_SHM_CMA_CALL_NS", "",
                 "Nanoseconds one process_vm_readv call of a few bytes is taken to cost when the shm device chooses its automatic limits. Empty: timed at start-up (the fastest of 8 calls, about 10 us in all). At 800 or more a lone send (no receive posted, not part of a stream) is eager up to 16K instead of 6K, and with more ranks than cores every send up to 64K instead of 32K (8 ranks on 2 cores, the ring of bench/oversub_loop: 0.90-0.93 the time): where a call costs 1.5 us (a 2-vCPU AMD EPYC guest), 2 ranks, osu_latency 8 KiB 1.50 us eager against 2.85 read by the receiver, 16 KiB 2.82 against 3.48; where it cost 0.3 us the read won from 6K + 1 on."},
+    SettingSpec{"RAILMPI_SHM_BOTH_WAYS_RINGS", "",
+                "Whether messages both ways that `RAILMPI_SHM_CMA_MIN` sends by single copy (6K on) go through the rings instead, up to 64K (eager to 32K, packets above). Empty (automatic): when the shm device measures its rings' copies in and out cheaper than 0.85 times its single copies, both timed as they run (every 64th such message goes the other way, to keep both measured); the rings' speed between two cores can swing with where a virtual machine's host runs them (a 2-vCPU AMD EPYC guest, osu_bibw 8-64 KiB: rings 39-41 or 4-7 GB/s from one ten-second stretch to the next, single copies 19-28 and 15-26). 0: never (single copies). 1: always. Only where single copies take these messages automatically (a core per rank, `RAILMPI_SHM_CMA_MIN` unset)."},
     SettingSpec{"RAILMPI_SHM_SHARED_COPY_MIN", "",
                 "Smallest rendezvous message, one way, that the two ranks' cores copy together with single copies: the receiver reads the second half with process_vm_readv while the sender writes the first half into the receiver's buffer with process_vm_writev (osu_bw 1 MiB 35-37 GB/s against 13-15 for one reader, in a bare two-process test). Empty (automatic): 8K + 1 (every rendezvous above the automatic eager limits but a lone message of up to 16K, read whole by its receiver) with a core per rank and `RAILMPI_SHM_CMA_MIN` unset, else never (oversubscribed nodes read every rendezvous in one copy). Messages both ways, non-contiguous buffers and truncated receives take the other paths."},
     SettingSpec{"RAILMPI_SHM_RING_BYTES", "",
@@ -140,6 +142,7 @@ Settings Settings::from_environment() {
   s.shm_cma = read_size("RAILMPI_SHM_CMA") != 0;
   s.shm_cma_min = read_size_or_automatic("RAILMPI_SHM_CMA_MIN");
   s.shm_cma_call_ns = read_size_or_automatic("RAILMPI_SHM_CMA_CALL_NS");
+  s.shm_both_ways_rings = read_size_or_automatic("RAILMPI_SHM_BOTH_WAYS_RINGS");
   s.shm_shared_copy_min = read_size_or_automatic("RAILMPI_SHM_SHARED_COPY_MIN");
   s.shm_ring_bytes = read_size_or_automatic("RAILMPI_SHM_RING_BYTES");
   s.shm_cell_ring_bytes = read_size("RAILMPI_SHM_CELL_RING_BYTES");
@@ -190,6 +193,8 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_SHM_CMA_MIN") return shm_cma_min == kAutomatic ? std::string() : std::to_string(shm_cma_min);
   if (name == "RAILMPI_SHM_CMA_CALL_NS")
     return shm_cma_call_ns == kAutomatic ? std::string() : std::to_string(shm_cma_call_ns);
+  if (name == "RAILMPI_SHM_BOTH_WAYS_RINGS")
+    return shm_both_ways_rings == kAutomatic ? std::string() : std::to_string(shm_both_ways_rings);
   if (name == "RAILMPI_SHM_SHARED_COPY_MIN")
     return shm_shared_copy_min == kAutomatic ? std::string() : std::to_string(shm_shared_copy_min);
   if (name == "RAILMPI_SHM_RING_BYTES") return shm_ring_bytes == kAutomatic ? std::string() : std::to_string(shm_ring_bytes);

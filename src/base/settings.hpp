@@ -32,6 +32,7 @@ struct Settings {
   bool shm_cma;                 // RAILMPI_SHM_CMA: single-copy rendezvous allowed
   std::size_t shm_cma_min;      // RAILMPI_SHM_CMA_MIN: smallest single-copy rendezvous (kAutomatic: the device decides)
   std::size_t shm_cma_call_ns;  // RAILMPI_SHM_CMA_CALL_NS: cost of a process_vm_readv call (kAutomatic: timed)
+  std::size_t shm_both_ways_rings;  // RAILMPI_SHM_BOTH_WAYS_RINGS: 0 never, 1 always, kAutomatic: measured
   std::size_t shm_shared_copy_min;  // RAILMPI_SHM_SHARED_COPY_MIN: smallest shared single copy (kAutomatic: the device decides)
   std::size_t shm_ring_bytes;   // RAILMPI_SHM_RING_BYTES: per-pair packet ring size (kAutomatic: by local_size)
   std::size_t shm_cell_ring_bytes;  // RAILMPI_SHM_CELL_RING_BYTES: per-pair cell ring size

@@ -102,6 +102,17 @@ struct Figures {
   // sender (then each core copies only what comes in, once, instead of copying everything out
   // and in through the rings). SIZE_MAX: never.
   std::size_t single_copy_both_ways_min = SIZE_MAX;
+  // Where the device says, now, whether its rings beat single copies for such messages of up to
+  // both_ways_rings_max bytes (it measures both as they run; nullptr: never): then they go
+  // through the rings instead, eager up to both_ways_rings_eager_limit and by packets above.
+  const bool* both_ways_rings = nullptr;
+  std::size_t both_ways_rings_max = 0;
+  std::size_t both_ways_rings_eager_limit = 0;
+  // Where the device says how often the sender should send such messages the other way, so that
+  // it keeps measuring both: the last both_ways_explore_burst of every *both_ways_explore_every
+  // (a power of two) such sends, in a row (nullptr: never).
+  const unsigned* both_ways_explore_every = nullptr;
+  unsigned both_ways_explore_burst = 0;
   // Smallest payload, one way, that the two cores copy together (when single_copy): the receiver
   // reads the second part with read_remote() while the sender writes the first part into the
   // receiver's buffer with write_remote(). SIZE_MAX: never.

@@ -110,13 +110,17 @@ void Engine::isend(Request& r, const void* buf, std::size_t bytes, int peer, int
                                 : stream || !posted_.empty() ? std::max(fig.eager_limit, fig.exchange_eager_limit)
                                                              : fig.eager_limit;
   heard = 0;
-  // The rts asks the receiver to read the message whole at once (kFlagReadNow).
-  const bool read_whole = layout == nullptr && fig.single_copy && read_now(fig, bytes);
-  const bool eager = bytes <= eager_max && !read_whole;
+  // The rts asks the receiver to read the message whole at once (kFlagReadNow), unless the
+  // device's rings move such messages faster now: then eager up to the rings' limit for them, and
+  // above it a rendezvous by packets (no single copy offered).
+  const bool both_ways = layout == nullptr && fig.single_copy && read_now(fig, bytes);
+  const bool by_rings = both_ways && both_ways_by_rings(fig, bytes);
+  const bool read_whole = both_ways && !by_rings;
+  const bool eager = bytes <= (by_rings ? std::max(eager_max, fig.both_ways_rings_eager_limit) : eager_max) && !read_whole;
   // A rendezvous the receiver may read itself (start_rendezvous_recv() decides); else it answers
   // cts and the sender streams packets.
   const bool single_copy =
-      !eager && fig.single_copy &&
+      !eager && !by_rings && fig.single_copy &&
       (read_whole || bytes <= fig.single_copy_whole_max ||
        bytes >= std::min({fig.single_copy_min, fig.single_copy_both_ways_min, fig.shared_copy_min}));
   if (layout) [[unlikely]] {

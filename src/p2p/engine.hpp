@@ -9,8 +9,10 @@
 //                                    exchange_eager_limit
 //   larger, route has single copy -> rts; receiver reads the sender's buffer, answers fin
 //   and size >= single_copy_min      (also from single_copy_both_ways_min, eager sizes included,
-//   or <= single_copy_whole_max      when either side streams both ways); the reads of one
-//                                    device pass from one peer go in one batch (flush_copies)
+//   or <= single_copy_whole_max      when either side streams both ways, unless the device says
+//                                    its rings are faster now: both_ways_rings, then eager or
+//                                    packets); the reads of one device pass from one peer go in
+//                                    one batch (flush_copies)
 //   larger, single copy, both     -> rts; receiver answers write_part, reads the second part,
 //   buffers contiguous, size >=      the sender writes the first into the receiver's buffer and
 //   shared_copy_min                  answers written; receiver answers fin once its part is
@@ -127,6 +129,21 @@ class Engine {
   bool read_now(const device::Figures& fig, std::size_t bytes) const {
     return bytes >= fig.single_copy_both_ways_min && fig.single_copy && posted_.large() > 0;
   }
+  // Whether a send that streams both ways (read_now()) goes through the rings instead, as the
+  // device says now (Figures::both_ways_rings); the last of every so many such sends take the
+  // other way, in a row, as the device asks (Figures::both_ways_explore_every), so that it keeps
+  // measuring both. The last, not the first: a few messages both ways (an exchange, not a
+  // stream) go the way the device said before it measured (single copies).
+  bool both_ways_by_rings(const device::Figures& fig, std::size_t bytes) {
+    if (fig.both_ways_rings == nullptr || bytes > fig.both_ways_rings_max) return false;
+    const bool rings = *fig.both_ways_rings;
+    if (fig.both_ways_explore_every) {
+      const unsigned every = *fig.both_ways_explore_every;
+      if ((both_ways_sends_++ & (every - 1)) >= every - fig.both_ways_explore_burst) return !rings;
+    }
+    return rings;
+  }
+  unsigned both_ways_sends_ = 0;
   // Single copy of a matched rendezvous into the receive's destination; false: use cts + data.
   bool read_single_copy(Request& r, int peer, std::size_t n, std::uint64_t sender_addr,
                         std::span<const std::byte> sender_layout);

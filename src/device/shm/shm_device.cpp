@@ -16,6 +16,7 @@
 
 #include "base/cpus.hpp"
 #include "base/log.hpp"
+#include "base/ticks.hpp"
 #include "device/shm/futex.hpp"
 
 namespace railmpi::device::shm {
@@ -106,6 +107,8 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       cma_min_setting_(settings.shm_cma_min),
       cma_call_ns_setting_(settings.shm_cma_call_ns),
       shared_copy_setting_(settings.shm_shared_copy_min),
+      both_ways_setting_(settings.shm_both_ways_rings),
+      verbose_(settings.verbose > 0),
       index_of_rank_(static_cast<std::size_t>(job_size > 0 ? job_size : 0), -1),
       pair_line_(settings.shm_pair_line) {}
 
@@ -123,6 +126,11 @@ Figures ShmDevice::figures() const {
   f.single_copy = single_copy_;
   f.single_copy_min = single_copy_min_;
   f.single_copy_both_ways_min = single_copy_both_ways_min_;
+  f.both_ways_rings = both_ways_rings_;
+  f.both_ways_rings_max = both_ways_rings_ ? std::min(kBothWaysRingsMax, max_payload_) : 0;
+  f.both_ways_rings_eager_limit = std::min(kEagerLimit, max_payload_);
+  f.both_ways_explore_every = time_copies_ ? both_ways_costs_.explore_every_flag() : nullptr;
+  f.both_ways_explore_burst = BothWaysCosts::kExploreBurst;
   f.shared_copy_min = shared_copy_min_;
   f.single_copy_whole_max = single_copy_whole_max_;
   f.single_copy_call_us = single_copy_call_us_;
@@ -322,6 +330,18 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
           std::min(kOversubscribedCostlyEagerLimit, max_payload_);
     }
   }
+  // Messages both ways that single copies take (kBothWaysSingleCopyMin on) go through the rings
+  // while the rings measure faster (BothWaysCosts), or always, or never (RAILMPI_SHM_BOTH_WAYS_RINGS).
+  time_copies_ = false;
+  both_ways_rings_ = nullptr;
+  if (single_copy_ && single_copy_both_ways_min_ == kBothWaysSingleCopyMin) {
+    if (both_ways_setting_ == base::Settings::kAutomatic) {
+      time_copies_ = true;
+      both_ways_rings_ = both_ways_costs_.rings_faster_flag();
+    } else if (both_ways_setting_ != 0) {
+      both_ways_rings_ = &kAlwaysRings;
+    }
+  }
   light_fence_ = register_for_process_barriers();
   connected_ = true;
   next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
@@ -358,6 +378,21 @@ void ShmDevice::wake(Peer& p) {
 
 // Release publication: ring_doorbell() then orders it before the peer's sleep flag is read.
 inline bool ShmDevice::write_frame(Peer& p, const SendOp& op) {
+  // Copies in are timed only while the rings carry the stream (BothWaysCosts::ring_in).
+  if (time_copies_ && op.payload_len >= BothWaysCosts::kSmallestTimed && both_ways_costs_.rings_faster()) [[unlikely]] {
+    if (take_sample(ring_in_samples_)) return write_frame_timed(p, op);
+  }
+  return write_frame_untimed(p, op);
+}
+
+bool ShmDevice::write_frame_timed(Peer& p, const SendOp& op) {
+  const std::uint64_t t0 = base::ticks();
+  const bool written = write_frame_untimed(p, op);
+  if (written) both_ways_costs_.ring_in(op.payload_len, base::ticks() - t0);
+  return written;
+}
+
+inline bool ShmDevice::write_frame_untimed(Peer& p, const SendOp& op) {
   if (op.layout == nullptr) [[likely]]
     return p.out.try_write(op.header.data(), op.header_len, op.payload, op.payload_len, std::memory_order_release);
   // A gathered payload: its runs are copied segment-wise straight into the cells.
@@ -442,7 +477,16 @@ int ShmDevice::receive(Peer& p) {
         }
         p.watching = false;
         p.peer_watches = pair_line_ && (flags & kWatching);
-        handler_.on_frame(handler_.ctx, p.rank, h, pl, (flags & kWriterAhead) ? ReadHint::from_end : ReadHint::any);
+        const ReadHint hint = (flags & kWriterAhead) ? ReadHint::from_end : ReadHint::any;
+        if (time_copies_ && pl.size() >= BothWaysCosts::kSmallestTimed) [[unlikely]] {
+          if (take_sample(ring_out_samples_)) {
+            const std::uint64_t t0 = base::ticks();
+            handler_.on_frame(handler_.ctx, p.rank, h, pl, hint);
+            both_ways_costs_.ring_out(pl.size(), base::ticks() - t0);
+            return;
+          }
+        }
+        handler_.on_frame(handler_.ctx, p.rank, h, pl, hint);
       },
       kMaxFramesPerPeerPoll);
   if (p.line.pending() && p.line.due(p.in.cell_head())) lines += deliver_line(p);
@@ -632,7 +676,16 @@ std::size_t copy_runs_with_peer(Call call, pid_t pid, std::span<const Run> runs)
 
 std::size_t ShmDevice::read_remote_runs(int peer, std::span<const RemoteRun> runs) {
   const pid_t pid = single_copy_pid(peer);
-  return pid < 0 ? 0 : copy_runs_with_peer(::process_vm_readv, pid, runs);
+  if (pid < 0) return 0;
+  if (!time_copies_) return copy_runs_with_peer(::process_vm_readv, pid, runs);
+  // Every call is timed: two reads of the tick clock against at least 1.5 us a call.
+  const std::uint64_t t0 = base::ticks();
+  const std::size_t done = copy_runs_with_peer(::process_vm_readv, pid, runs);
+  const std::uint64_t took = base::ticks() - t0;
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < done; ++i) bytes += runs[i].local.size();
+  both_ways_costs_.single_copy(bytes, took);
+  return done;
 }
 
 std::size_t ShmDevice::write_remote_runs(int peer, std::span<const RemoteSource> runs) {
@@ -692,6 +745,12 @@ bool ShmDevice::read_remote_layout(int peer, const base::Layout& remote, const b
 void ShmDevice::shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
+  if (verbose_ && time_copies_) {
+    const BothWaysCosts& c = both_ways_costs_;
+    base::log_info("shm: both ways, rings %.0f ticks a KiB in + %.0f out, single copies %.0f: the %s now (%llu switches)",
+                   c.ring_in_ticks_per_kib(), c.ring_out_ticks_per_kib(), c.single_copy_ticks_per_kib(),
+                   c.rings_faster() ? "rings" : "single copies", static_cast<unsigned long long>(c.switches()));
+  }
   if (!unlinked_ && !segment_name_.empty()) unlink_shared(segment_name_, nullptr);
   unlinked_ = true;
   for (Peer& p : peers_) {

@@ -38,6 +38,7 @@
 
 #include "base/settings.hpp"
 #include "device/device.hpp"
+#include "device/shm/both_ways_costs.hpp"
 #include "device/shm/node_region.hpp"
 #include "device/shm/pair_channel.hpp"
 #include "device/shm/pair_line.hpp"
@@ -186,7 +187,9 @@ class ShmDevice final : public Device {
   // Kept where a call is costly too: on a 2-vCPU AMD EPYC guest (1.5 us a call, 2026-11-28) eager
   // 8 / 16 KiB both ways ran at 1.5-1.85x the single copies in some minutes and 0.24-0.31x in
   // others (osu_bibw, lib_ab.sh and rounds classified by a bare two-process ring's bandwidth,
-  // which swung 2-5 / 12-19 GB/s with it), while the single copies stayed at 9-16 / 15-20 GB/s.
+  // which swung 2-5 / 12-19 GB/s with it), while the single copies stayed at 9-16 / 15-20 GB/s:
+  // up to kBothWaysRingsMax the device now measures both as they run (BothWaysCosts) and says
+  // which way is faster (Figures::both_ways_rings).
   static constexpr std::size_t kBothWaysSingleCopyMin = 6 * 1024;
   // The automatic eager limits (RAILMPI_SHM_EAGER_LIMIT empty): kSharedCopyEagerLimit for a send
   // that is not part of a stream when the shared copy takes every message above it (a lone one
@@ -248,6 +251,11 @@ class ShmDevice final : public Device {
   // ones goes by the exchange limit (p2p::Engine::isend), and above it by the shared copy, not
   // read whole (p2p::kFlagWindow; osu_bw 16 KiB 1.20-1.22x the whole read, 2026-11-27).
   static constexpr std::size_t kStreamEagerLimit = 16 * 1024;
+  // Largest message both ways that goes through the rings while they measure faster than single
+  // copies (Figures::both_ways_rings; above, the rings' lead was not measured).
+  static constexpr std::size_t kBothWaysRingsMax = 64 * 1024;
+  // Copies through the rings that are timed while both ways are measured: one in kTimedEvery.
+  static constexpr unsigned kTimedEvery = 8;
 
  private:
   // More ranks on this node (this one and its shm peers) than cores this rank may run on.
@@ -315,7 +323,13 @@ class ShmDevice final : public Device {
   int receive(Peer& p);
   int deliver_line(Peer& p);
   // Copies op's frame (payload, or its layout's runs) into p's ring; false when it does not fit now.
+  // Times the copy now and then while both ways are measured (time_copies_).
   bool write_frame(Peer& p, const SendOp& op);
+  bool write_frame_untimed(Peer& p, const SendOp& op);
+  [[gnu::noinline]] bool write_frame_timed(Peer& p, const SendOp& op);
+  // Whether this copy is timed: one in kTimedEvery (two tick reads, about 20 ns, against at
+  // least 4 KiB copied).
+  static bool take_sample(unsigned& count) { return ++count % kTimedEvery == 0; }
   int advance_queue(Peer& p);
   bool anything_to_do(std::memory_order mo);
   void check_peers_alive();
@@ -344,6 +358,16 @@ class ShmDevice final : public Device {
   std::size_t shared_copy_min_ = kNoSingleCopy;
   std::size_t single_copy_whole_max_ = 0;
   bool single_copy_ = false;
+  std::size_t both_ways_setting_;  // RAILMPI_SHM_BOTH_WAYS_RINGS
+  bool verbose_;
+  // Both ways measured (RAILMPI_SHM_BOTH_WAYS_RINGS automatic): copies in and out of the rings
+  // and single copies are timed, and Figures::both_ways_rings points at the verdict.
+  bool time_copies_ = false;
+  BothWaysCosts both_ways_costs_;
+  const bool* both_ways_rings_ = nullptr;
+  static constexpr bool kAlwaysRings = true;
+  unsigned ring_in_samples_ = 0;
+  unsigned ring_out_samples_ = 0;
   double single_copy_call_us_ = 0;  // the fastest of kSingleCopyCallTimings calls (0: not timed)
   // This process is registered for the sleepers' process_barrier(): ring_doorbell() needs no CPU
   // fence.
