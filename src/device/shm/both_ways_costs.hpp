@@ -3,7 +3,7 @@
 // copies (the receiver's core reads the sender's buffer with process_vm_readv).
 //
 // Both are timed where they happen, in ticks (base::ticks()) a KiB, and kept as moving averages; the rings
-// win when they cost less than kRingsMargin times a single copy. Why measure: on a 2-vCPU AMD
+// take the stream below kRingsMargin times a single copy and keep it up to kKeepRingsMargin. Why measure: on a 2-vCPU AMD
 // EPYC guest the rings' speed swings with the host's placement of the two CPUs from one
 // ten-second stretch to the next, while single copies (which read a buffer the reader's caches
 // may hold already, and pay a system call) barely move. osu_bibw 8/16/32/64 KiB, GB/s,
@@ -71,7 +71,7 @@ class BothWaysCosts {
   // Sends both ways that should go the way not in use, so that it stays measured: the last
   // kExploreBurst of every explore_every() (Figures::both_ways_explore_every), in a row: a lone
   // message the other way runs cold and measures slow (2 ranks, osu_bibw 8-64 KiB, fast
-  // stretches of a 2-vCPU AMD EPYC guest: copies into the rings 23-24 ticks a KiB in a stream of
+  // stretches of a 2-vCPU AMD EPYC guest: copies into the rings 23-24 ns a KiB in a stream of
   // them, 81-107 one at a time; single copies 72-73 and 117-124). kExploreOften while the other
   // way measured less than kFarBehind times the one in use, else kExploreRarely: there a message
   // the other way costs 2-3 times more, and 16 of every 1024 cost osu_bibw 32-64 KiB 10-15% of
