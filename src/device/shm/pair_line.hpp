@@ -115,7 +115,12 @@ class PairLineEnd {
     // of waiting for the copy of the payload at its end; for writing, since this end holds the
     // turn next and no one else writes the line before it posts (lib_ab.sh, osu_latency 64 B:
     // loading it early 0.97 and 0.95 the time of not, 11 and 15 interleaved rounds; for writing
-    // 0.95 and 0.96 the time of loading it to read, 15 and 21 rounds).
+    // 0.95 and 0.96 the time of loading it to read, 15 and 21 rounds). The first line too: it
+    // came here to be read, and the answer's stores would then wait for a second transfer, taking
+    // it for writing; asked for now, that transfer overlaps the handler (lib_ab.sh, osu_latency
+    // 1-64 B, 2026-11-29: 0.93-0.96 the time in 12 interleaved rounds, 0.92-0.97 in the 9 of 16
+    // with the faster handoff between the cores; osu_bw 16 B-1 KiB 0.94-1.14, noise).
+    base::fetch_line_to_write(line_);
     if (hlen + plen > kFirstLineBytes) base::fetch_line_to_write(d + kFirstLineBytes);
     ++seen_;
     f(std::span<const std::byte>(d, hlen), std::span<const std::byte>(d + hlen, plen));
