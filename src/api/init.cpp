@@ -197,6 +197,15 @@ int PMPI_Finalize(void) {
                    static_cast<unsigned long long>(in.progress->yields()),
                    static_cast<unsigned long long>(in.progress->sleeps()),
                    static_cast<unsigned long long>(in.progress->cpu_mate_sleeps()));
+    const railmpi::progress::PollSpacing& spacing = in.progress->poll_spacing();
+    if (spacing.fixed()) {
+      railmpi::base::log_info("waits: %u PAUSEs after an empty poll (RAILMPI_SPIN_PAUSES)", spacing.best_pauses());
+    } else {
+      railmpi::base::log_info("waits: %u PAUSEs after an empty poll (changed %u times; rounds measured, ticks: "
+                              "1 %.0f, 2 %.0f, 3 %.0f, 4 %.0f)",
+                              spacing.best_pauses(), spacing.changes(), spacing.average_ticks(1),
+                              spacing.average_ticks(2), spacing.average_ticks(3), spacing.average_ticks(4));
+    }
     if (in.node_coll) {
       railmpi::base::log_info("collectives: %llu through the node's shared region",
                               static_cast<unsigned long long>(in.node_coll->calls()));

@@ -51,13 +51,15 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_HEADER_CACHE", "1",
                 "Send a repeated envelope (communicator, source, tag) to a peer with a 4-byte header (0 = always full)."},
     SettingSpec{"RAILMPI_SPIN_COUNT", "2000",
-                "Progress polls a waiting rank spins before it starts yielding, a PAUSE instruction after each that finds nothing (none when a machine has more ranks than cores, test hosts included, unless set: the rank waited for mostly shares the core; RAILMPI_VERBOSE=1 prints the count in force)."},
+                "Progress polls a waiting rank spins before it starts yielding, PAUSE instructions after each that finds nothing (`RAILMPI_SPIN_PAUSES`; none when a machine has more ranks than cores, test hosts included, unless set: the rank waited for mostly shares the core; RAILMPI_VERBOSE=1 prints the count in force)."},
+    SettingSpec{"RAILMPI_SPIN_PAUSES", "",
+                "PAUSE instructions after each poll that finds nothing while a rank spins (its polls of a peer's line take that line away from the peer while it writes its answer). Empty (automatic): 1 to 4, measured as the waits run: one epoch of 0.1 ms in 16 (by the time-stamp counter, the same on every rank) tries one of them, and the others use the one whose rounds (one wait's end to the next's) were shortest; 2 until all are measured (2 ranks, osu_latency 0-16 B on a 2-vCPU AMD EPYC guest: 1 / 2 / 3 / 4 PAUSEs 0.075-0.081 / 0.058-0.067 / 0.072-0.082 / 0.085 us in one minute, 3 took 0.84-0.87 the time of 2 in slower ones; RAILMPI_VERBOSE=1 prints the choice). A set value (0 to 64) holds for every wait."},
     SettingSpec{"RAILMPI_SPIN_TIME", "0",
                 "Microseconds a waiting rank keeps polling, at least, before it yields or sleeps. For unbound ranks (`RAILMPI_BIND=none`, other launchers) beside busy programs: 2 ranks of osu_latency beside one busy loop took 0.18 us a message with 10000 instead of 3-5 us; but two unbound ranks on one core then take a time slice a message. Bound ranks do best with 0 (0.10 us there)."},
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes after the last message it received before it sleeps in the kernel (with a core per rank it also yields for 1 ms after the last arrival: a rank that keeps receiving pays no wake-ups; with more ranks than cores, a point-to-point wait makes none for 10 ms once yields show other programs holding the cores: a yield of 500 us or more, another among the 32 yields before it, and more tasks runnable on the machine than ranks of the job awake; a rank bound to a core of its own polls instead of yielding for 100 ms after such a yield: another program shares its core, and each yield would hand it a time slice; a long yield with nothing else runnable is the host stopping a virtual machine's CPU and changes nothing)."},
     SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "64K",
                 "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},
-    SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr, and at `MPI_Finalize` how the rank waited (yields, sleeps) and how many collectives went through the node's shared region."},
+    SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr, and at `MPI_Finalize` how the rank waited (yields, sleeps, the PAUSEs after its empty polls) and how many collectives went through the node's shared region."},
     SettingSpec{"RAILMPI_NODE", "",
                 "Name of the rank's host, set by `mpiexec` for every rank; ranks with one name share memory (empty: host name + network namespace)."},
     SettingSpec{"RAILMPI_PMI_ADDRESS", "",
@@ -157,6 +159,8 @@ Settings Settings::from_environment() {
   s.rail_timeout_ms = read_unsigned("RAILMPI_RAIL_TIMEOUT");
   s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
+  s.spin_pauses = read_size_or_automatic("RAILMPI_SPIN_PAUSES");
+  if (s.spin_pauses != Settings::kAutomatic && s.spin_pauses > 64) s.spin_pauses = 64;
   s.yield_count = read_unsigned("RAILMPI_YIELD_COUNT");
   s.spin_time_us = read_size("RAILMPI_SPIN_TIME");
   s.node_coll_limit = std::min<std::size_t>(read_size("RAILMPI_NODE_COLL_LIMIT"), 64 * 1024);
@@ -211,6 +215,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_RAIL_TIMEOUT") return std::to_string(rail_timeout_ms);
   if (name == "RAILMPI_HEADER_CACHE") return header_cache ? "1" : "0";
   if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
+  if (name == "RAILMPI_SPIN_PAUSES") return spin_pauses == kAutomatic ? std::string() : std::to_string(spin_pauses);
   if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);
   if (name == "RAILMPI_SPIN_TIME") return std::to_string(spin_time_us);
   if (name == "RAILMPI_NODE_COLL_LIMIT") return std::to_string(node_coll_limit);

@@ -47,6 +47,7 @@ struct Settings {
   unsigned rail_timeout_ms;     // RAILMPI_RAIL_TIMEOUT: no progress this long takes a rail out of service
   bool header_cache;            // RAILMPI_HEADER_CACHE: 4-byte header for repeated envelopes
   unsigned spin_count;          // RAILMPI_SPIN_COUNT: polls before yielding
+  std::size_t spin_pauses;      // RAILMPI_SPIN_PAUSES: PAUSEs after an empty poll (kAutomatic: measured)
   unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping
   std::size_t spin_time_us;     // RAILMPI_SPIN_TIME: least polling time before yielding (us)
   std::size_t node_coll_limit;  // RAILMPI_NODE_COLL_LIMIT: node-level collectives up to this size

@@ -63,7 +63,9 @@
 #include "base/runnable_tasks.hpp"
 #include "base/self_binding.hpp"
 #include "base/settings.hpp"
+#include "base/ticks.hpp"
 #include "mcm/multi_method.hpp"
+#include "progress/poll_spacing.hpp"
 
 namespace railmpi::progress {
 
@@ -89,6 +91,9 @@ class Engine {
         spin_(settings.spin_count),
         yield_(settings.yield_count),
         spin_time_(static_cast<std::int64_t>(settings.spin_time_us)),
+        spacing_(settings.spin_pauses == base::Settings::kAutomatic
+                     ? PollSpacing()
+                     : PollSpacing(static_cast<unsigned>(settings.spin_pauses))),
         oversubscribed_(oversubscribed),
         alone_on_core_(one_cpu && !oversubscribed),
         verbose_(settings.verbose > 0),
@@ -114,6 +119,8 @@ class Engine {
   }
   const base::SelfBinding& binding() const { return binding_; }
 
+  // The spacing of the spinning waits' polls, as measured so far.
+  const PollSpacing& poll_spacing() const { return spacing_; }
   // Yields of the core made so far (by waits and test_poll()).
   std::uint64_t yields() const { return yields_; }
   // Sleeps in the devices' wait made so far by waits.
@@ -278,21 +285,27 @@ class Engine {
   template <class Done>
   void wait_until(Done&& done) {
     if (done()) return;
-    // A PAUSE after each poll that found nothing: the poll reads the line the peer answers on
+    // PAUSEs after each poll that found nothing: the poll reads the line the peer answers on
     // (the pair line), and a read while the peer prepares its answer takes the line from it, so
     // its write waits for the line to come back. On a 2-vCPU AMD EPYC guest (a PAUSE 27 ns, the
-    // cache-line hand-over 0.029 us; bench/lib_ab.sh, 2 ranks): osu_latency 0-64 B 0.85-0.97
-    // the time of polling back to back (6 and 8 interleaved rounds); osu_bw and osu_bibw 4-64 KiB
-    // 0.91-1.20 the bandwidth, osu_allreduce 2 ranks 0.92-1.06 the time (4-8 rounds: noise);
-    // oversubscribed waits do not spin.
+    // cache-line hand-over 0.029 us; bench/lib_ab.sh, 2 ranks): one PAUSE, osu_latency 0-64 B
+    // 0.85-0.97 the time of polling back to back (6 and 8 interleaved rounds); osu_bw and
+    // osu_bibw 4-64 KiB 0.91-1.20 the bandwidth, osu_allreduce 2 ranks 0.92-1.06 the time (4-8
+    // rounds: noise). How many, the waits measure (PollSpacing). Oversubscribed waits do not spin.
+    const unsigned pauses = spacing_.pauses();
+    const bool timed = spin_ != 0 && spacing_.time_next();
     for (unsigned i = 0; i < spin_; ++i) {
       const int events = poll();
       if (events > 0) {
-        if (done()) return;
+        if (done()) {
+          if (timed) [[unlikely]] spacing_.end_of_wait(base::ticks(), i + 1);
+          return;
+        }
       } else {
-        base::spin_pause();
+        for (unsigned k = 0; k < pauses; ++k) base::spin_pause();
       }
     }
+    if (timed) spacing_.abandon();
     if (done()) return;
     if (spin_time_.count() > 0) {
       const auto until = Clock::now() + spin_time_;
@@ -301,7 +314,7 @@ class Engine {
           if (poll() > 0) {
             if (done()) return;
           } else {
-            base::spin_pause();  // as in the spin above
+            for (unsigned k = 0; k < pauses; ++k) base::spin_pause();  // as in the spin above
           }
         }
         if (done()) return;
@@ -445,6 +458,7 @@ class Engine {
   unsigned spin_;
   unsigned yield_;
   std::chrono::microseconds spin_time_;
+  PollSpacing spacing_;
   bool oversubscribed_;
   bool alone_on_core_;
   bool verbose_;
