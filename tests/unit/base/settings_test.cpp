@@ -73,6 +73,26 @@ TEST(Settings, SelfBindCpuIsEmptyUnlessGiven) {
   unsetenv("RAILMPI_SELF_BIND_CPU");
 }
 
+// RAILMPI_SPIN_PAUSES: empty measures (kAutomatic); a number holds, at most 64; garbage is
+// reported and measures.
+TEST(Settings, SpinPausesAreMeasuredUnlessGiven) {
+  unsetenv("RAILMPI_SPIN_PAUSES");
+  Settings s = Settings::from_environment();
+  EXPECT_EQ(s.spin_pauses, Settings::kAutomatic);
+  EXPECT_EQ(s.value_text("RAILMPI_SPIN_PAUSES"), "");
+  setenv("RAILMPI_SPIN_PAUSES", "0", 1);
+  EXPECT_EQ(Settings::from_environment().spin_pauses, 0u);
+  setenv("RAILMPI_SPIN_PAUSES", "3", 1);
+  s = Settings::from_environment();
+  EXPECT_EQ(s.spin_pauses, 3u);
+  EXPECT_EQ(s.value_text("RAILMPI_SPIN_PAUSES"), "3");
+  setenv("RAILMPI_SPIN_PAUSES", "1000", 1);
+  EXPECT_EQ(Settings::from_environment().spin_pauses, 64u);
+  setenv("RAILMPI_SPIN_PAUSES", "some", 1);
+  EXPECT_EQ(Settings::from_environment().spin_pauses, Settings::kAutomatic);
+  unsetenv("RAILMPI_SPIN_PAUSES");
+}
+
 TEST(Settings, RingBytesAndLocalSizeAreEmptyUnlessGiven) {
   unsetenv("RAILMPI_SHM_RING_BYTES");
   unsetenv("RAILMPI_LOCAL_SIZE");
