@@ -31,6 +31,8 @@
 #include <array>
 #include <cstdint>
 
+#include "base/moving_average.hpp"
+
 namespace railmpi::progress {
 
 class PollSpacing {
@@ -91,13 +93,12 @@ class PollSpacing {
  private:
   void add(std::uint64_t ticks) {
     const unsigned c = current_;
-    double sample = static_cast<double>(ticks);
+    const double sample = static_cast<double>(ticks);
     if (samples_[c] < kWarmSamples) {
       average_[c] = (average_[c] * samples_[c] + sample) / (samples_[c] + 1);
       ++samples_[c];
     } else {
-      if (sample > 2 * average_[c]) sample = 2 * average_[c];
-      average_[c] += (sample - average_[c]) / kWeight;
+      average_[c] = base::moving_average_step(average_[c], sample, kWeight, 2);
     }
     choose();
   }

@@ -21,9 +21,10 @@
 // A value type of the shm device: no clock here (the device times, this keeps the figures).
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+
+#include "base/moving_average.hpp"
 
 namespace railmpi::device::shm {
 
@@ -98,7 +99,7 @@ class BothWaysCosts {
     // as at most kMostAboveAverage times the average: a switch of the host's placement shows
     // within a few samples, while one odd sample (a page touched for the first time, an
     // interruption: 5-50x the average now and then) moves it by a quarter at most.
-    average = average == 0 ? sample : average + (std::min(sample, kMostAboveAverage * average) - average) / 4;
+    average = average == 0 ? sample : base::moving_average_step(average, sample, 4, kMostAboveAverage);
     if (out_ == 0 || read_ == 0) return;
     const double rings_cost = rings_ticks_per_kib();
     const bool rings = rings_faster_ ? rings_cost < kKeepRingsMargin * read_ : rings_cost < kRingsMargin * read_;
