@@ -65,6 +65,7 @@
 #include "base/settings.hpp"
 #include "base/ticks.hpp"
 #include "mcm/multi_method.hpp"
+#include "progress/mate_waits.hpp"
 #include "progress/poll_spacing.hpp"
 
 namespace railmpi::progress {
@@ -112,7 +113,7 @@ class Engine {
   // `cpu`: the CPU mpiexec planned for this rank (RAILMPI_SELF_BIND_CPU), -1 for none.
   bool bind_while_uncrowded(int machine_index, int cpu = -1) {
     if (!oversubscribed_ || !binding_.bind(machine_index, mcm_.machine_ranks(), cpu)) return false;
-    mate_waits_.assign(std::size_t(mcm_.job_size()), 0);  // before any wait for a CPU mate
+    mate_waits_.reset(std::size_t(mcm_.job_size()));  // before any wait for a CPU mate
     crowded_word_ = mcm_.node_memory().crowded_word();
     mcm_.set_cpu(binding_.cpu());
     return true;
@@ -236,14 +237,14 @@ class Engine {
   // Polls until done() holds, when only job rank `peer` (-1: any) can make it hold: a message
   // from it, an answer to one sent to it. On an oversubscribed node, when `peer` is bound to this
   // rank's CPU and so is a third rank, the wait may sleep at once instead of yielding
-  // (wait_for_cpu_mate()): when kMateLongWaits of the last kMateHistory waits for that peer
-  // outlasted kMateQuickYields yields (a token passed around: the peer gets it long after). When
+  // (wait_for_cpu_mate()): when most of the last waits for that peer outlasted
+  // MateWaits::kQuickYields yields (a token passed around: the peer gets it long after). When
   // its messages come sooner (every rank has work: a shift, Send to the right then Recv from the
   // left), yielding hands the CPU round more cheaply than sleeps and wakes (each wake preempts the
   // sender: 8 ranks on 2 cores, 10000 shifts, bench/oversub_loop shift, 0.118 s sleeping at once
   // against 0.031 yielding). Each yield of a rank lets the CPU's other ranks run: the shift's
   // waits that a poll found unfinished ended after 1 yield (66%) or 2 (29%), seldom 3 or 4; the
-  // ring's after 3-6 (90% more than 2), so a wait of more than kMateQuickYields (3) counts as
+  // ring's after 3-6 (90% more than 2), so a wait of more than MateWaits::kQuickYields (3) counts as
   // long. 8 ranks on 2 cores, interleaved medians of 7 runs, both rules asking for the last 2
   // waits long, against the rule before (long: more than 2 rounds of the CPU's ranks, 6 yields,
   // which the ring's waits seldom took; sleeps of kLongestSlice): ring 0.0187 against 0.0267 s
@@ -259,21 +260,19 @@ class Engine {
       if (mates >= 2) {
         if (done()) return;
         if (poll() > 0 && done()) return;
-        std::uint8_t& history = mate_waits_[std::size_t(peer)];
-        // Yields first unless kMateLongWaits of the last kMateHistory waits outlasted
-        // kMateQuickYields yields, and every kMateRetry-th wait in any case (the pattern may
-        // change).
-        const bool long_before = std::popcount(unsigned(history & kMateHistoryMask)) >= kMateLongWaits;
-        if (!long_before || ++mate_retry_ % kMateRetry == 0) {
+        const MateWaits::Start how = mate_waits_.start(peer);
+        if (how.yield_first) {
+          int yields = -1;  // -1: not done within its yields
           for (int i = 0; i < mates * kMateYieldRounds; ++i) {
             const bool go_on = yield_core();
             if (poll() > 0 && done()) {
-              history = static_cast<std::uint8_t>((history << 1) | (i + 1 > kMateQuickYields));
-              return;
+              yields = i + 1;
+              break;
             }
             if (!go_on) break;
           }
-          history = static_cast<std::uint8_t>((history << 1) | 1);
+          mate_waits_.ended(peer, how, yields);
+          if (yields >= 0) return;
         }
         if (wait_for_cpu_mate(done, peer)) return;
       }
@@ -470,27 +469,13 @@ class Engine {
   std::uint64_t yields_ = 0;
   std::uint64_t sleeps_ = 0;
   std::uint64_t cpu_mate_sleeps_ = 0;
-  // Per job rank bound to this CPU: bit i set when the i-th last wait for it outlasted
-  // kMateQuickYields yields (wait_until(done, peer)); sized when this rank binds itself.
-  std::vector<std::uint8_t> mate_waits_;
-  // 2 of the last 3 rather than the last 2: a CPU's ranks that yield to each other make the
-  // ring's waits 3-5 yields long, around kMateQuickYields, and with "the last 2" the ranks of one
-  // CPU stayed mostly yielding in 10 of 100 runs of 200 rounds of tests/mpi/ring (fewer than 100
-  // mate sleeps; in a later batch 0 of 40, 13 under 175), with "2 of 3" in none of 40 (all 175
-  // or more, the later batch). bench/oversub_loop, 8 ranks, interleaved medians against "the last
-  // 2": ring 0.0250 / 0.0237 against 0.0272 / 0.0248 s (9 rounds each), 10000 shifts 0.0420 /
-  // 0.0440 against 0.0448 / 0.0430 (7 and 9 rounds).
-  static constexpr unsigned kMateHistory = 3;
-  static constexpr int kMateLongWaits = 2;
-  static constexpr std::uint8_t kMateHistoryMask = (1u << kMateHistory) - 1;
-  static constexpr unsigned kMateRetry = 16;
+  // How the waits for each job rank bound to this CPU begin; sized when this rank binds itself.
+  MateWaits mate_waits_;
   // Rounds of yields over the CPU's other ranks before a wait for one of them that yields first
   // sleeps (8 ranks on 2 cores, interleaved medians against the parent, 5-7 rounds: shift 1.04 /
   // 1.19 / 1.14 and ring 0.92 / 0.86 / 0.92 with 2 rounds and 2 waits of history / 1 round and 2 /
   // 1 round and 3, when such rounds were also what made a wait count as long).
   static constexpr int kMateYieldRounds = 2;
-  static constexpr int kMateQuickYields = 3;
-  unsigned mate_retry_ = 0;
   Clock::time_point crowded_until_{};
   std::uint32_t* asleep_word_ = nullptr;  // the node's (mcm::NodeMemory)
   std::unique_ptr<base::RunnableTasks> runnable_;  // made at the first long yield
