@@ -60,31 +60,50 @@ void reduce_group(const Group& g, const void* sendbuf, void* recvbuf, std::size_
 
 namespace {
 
+// The power-of-two core of `g` that recursive doubling and halving run on: of the first 2 * rem
+// ranks (rem = n - the largest power of two <= n) the even ones give their data to the odd one
+// above them and wait; every other rank gets a rank in the core.
+struct Core {
+  int pof2, rem;
+  // This rank's rank in the core, -1 for an even rank of the first 2 * rem.
+  int newrank;
+  // The group rank of core rank `nr`.
+  int real(int nr) const { return nr < rem ? nr * 2 + 1 : nr + rem; }
+};
+
+// Folds the first 2 * rem ranks' data into the odd ones of them: acc = x(me-1) op x(me) there.
+Core fold_into_core(const Group& g, std::byte* acc, std::byte* tmp, std::size_t count, const Reducer& op) {
+  const int me = g.me, pof2 = pof2_below(g.n), rem = g.n - pof2;
+  const std::size_t bytes = count * op.elem;
+  if (me >= 2 * rem) return {pof2, rem, me - rem};
+  if (me % 2 == 0) {
+    g.send(acc, bytes, me + 1);
+    g.s.round();
+    return {pof2, rem, -1};
+  }
+  g.recv(tmp, bytes, me - 1);
+  g.s.reduce(op, tmp, acc, count);  // acc = x(me-1) op x(me)
+  return {pof2, rem, me / 2};
+}
+
+// Gives the result back to the even ranks that fold_into_core left out.
+void unfold_from_core(const Group& g, const Core& core, std::byte* acc, std::size_t bytes) {
+  if (g.me >= 2 * core.rem) return;
+  if (g.me % 2) g.send(acc, bytes, g.me - 1);
+  else g.recv(acc, bytes, g.me + 1);
+  g.s.round();
+}
+
 // Recursive doubling into recvbuf (which already holds this rank's data) over `g`.
 void allreduce_recursive_doubling(const Group& g, void* recvbuf, std::size_t count, const Reducer& op) {
-  const int n = g.n, me = g.me;
+  const int me = g.me;
   const std::size_t bytes = count * op.elem;
-  const int pof2 = pof2_below(n), rem = n - pof2;
   auto* acc = static_cast<std::byte*>(recvbuf);
   std::byte* tmp = g.s.scratch(bytes);
-  int newrank;
-  if (me < 2 * rem) {
-    if (me % 2 == 0) {
-      g.send(acc, bytes, me + 1);
-      g.s.round();
-      newrank = -1;
-    } else {
-      g.recv(tmp, bytes, me - 1);
-      g.s.reduce(op, tmp, acc, count);  // acc = x(me-1) op x(me)
-      newrank = me / 2;
-    }
-  } else {
-    newrank = me - rem;
-  }
-  if (newrank >= 0) {
-    for (int mask = 1; mask < pof2; mask <<= 1) {
-      const int newpeer = newrank ^ mask;
-      const int peer = newpeer < rem ? newpeer * 2 + 1 : newpeer + rem;
+  const Core core = fold_into_core(g, acc, tmp, count, op);
+  if (core.newrank >= 0) {
+    for (int mask = 1; mask < core.pof2; mask <<= 1) {
+      const int peer = core.real(core.newrank ^ mask);
       g.send(acc, bytes, peer);
       g.recv(tmp, bytes, peer);
       if (peer < me || op.commutative) {
@@ -96,46 +115,27 @@ void allreduce_recursive_doubling(const Group& g, void* recvbuf, std::size_t cou
       g.s.round();
     }
   }
-  if (me < 2 * rem) {
-    if (me % 2) g.send(acc, bytes, me - 1);
-    else g.recv(acc, bytes, me + 1);
-    g.s.round();
-  }
+  unfold_from_core(g, core, acc, bytes);
 }
 
 // Rabenseifner (commutative op, count >= pof2): recvbuf holds this rank's data.
 void allreduce_rabenseifner(const Group& g, void* recvbuf, std::size_t count, const Reducer& op) {
-  const int n = g.n, me = g.me;
   const std::size_t elem = op.elem, bytes = count * elem;
-  const int pof2 = pof2_below(n), rem = n - pof2;
   auto* acc = static_cast<std::byte*>(recvbuf);
   std::byte* tmp = g.s.scratch(bytes);
-  int newrank;
-  if (me < 2 * rem) {
-    if (me % 2 == 0) {
-      g.send(acc, bytes, me + 1);
-      g.s.round();
-      newrank = -1;
-    } else {
-      g.recv(tmp, bytes, me - 1);
-      g.s.reduce(op, tmp, acc, count);
-      newrank = me / 2;
-    }
-  } else {
-    newrank = me - rem;
-  }
+  const Core core = fold_into_core(g, acc, tmp, count, op);
+  const int pof2 = core.pof2, newrank = core.newrank;
   if (newrank >= 0) {
     // Block i (of pof2) is elements [disp[i], disp[i+1]).
     std::vector<std::size_t> disp(std::size_t(pof2) + 1);
     for (int i = 0; i < pof2; ++i)
       disp[std::size_t(i) + 1] = disp[std::size_t(i)] + count / std::size_t(pof2) + (std::size_t(i) < count % std::size_t(pof2) ? 1 : 0);
-    auto real = [&](int nr) { return nr < rem ? nr * 2 + 1 : nr + rem; };
     auto at = [&](std::byte* base, int block) { return base + disp[std::size_t(block)] * elem; };
     auto span = [&](int first, int last) { return disp[std::size_t(last)] - disp[std::size_t(first)]; };
     // Reduce-scatter by recursive halving: keep the half that contains block newrank.
     int lo = 0, hi = pof2;
     for (int dist = pof2 / 2; dist >= 1; dist /= 2) {
-      const int peer = real(newrank ^ dist);
+      const int peer = core.real(newrank ^ dist);
       const int mid = lo + (hi - lo) / 2;
       int keep_lo, keep_hi, send_lo, send_hi;
       if (newrank & dist) { keep_lo = mid; keep_hi = hi; send_lo = lo; send_hi = mid; }
@@ -151,16 +151,12 @@ void allreduce_rabenseifner(const Group& g, void* recvbuf, std::size_t count, co
     for (int dist = 1; dist < pof2; dist *= 2) {
       const int newpeer = newrank ^ dist;
       const int mine = newrank & ~(dist - 1), theirs = newpeer & ~(dist - 1);
-      g.send(at(acc, mine), span(mine, mine + dist) * elem, real(newpeer));
-      g.recv(at(acc, theirs), span(theirs, theirs + dist) * elem, real(newpeer));
+      g.send(at(acc, mine), span(mine, mine + dist) * elem, core.real(newpeer));
+      g.recv(at(acc, theirs), span(theirs, theirs + dist) * elem, core.real(newpeer));
       g.s.round();
     }
   }
-  if (me < 2 * rem) {
-    if (me % 2) g.send(acc, bytes, me - 1);
-    else g.recv(acc, bytes, me + 1);
-    g.s.round();
-  }
+  unfold_from_core(g, core, acc, bytes);
 }
 
 void allreduce_group(const Group& g, const void* sendbuf, void* recvbuf, std::size_t count, const Reducer& op) {
