@@ -610,12 +610,7 @@ void Engine::queue_eager(int peer, const Envelope& env, std::uint8_t flags, std:
   u->rts_flags = 0;
   u->size = payload.size();
   u->sender_req = sender_req;
-  if (payload.size() <= sizeof u->inline_data) {
-    u->data = u->inline_data;
-  } else {
-    u->heap.resize(payload.size());
-    u->data = u->heap.data();
-  }
+  u->data = u->room_for(payload.size());
   copy_received(u->data, payload, hint);
   unexpected_.push(*u);
 }
@@ -643,12 +638,7 @@ void Engine::handle_rts(int peer, const WireHeader& h, std::span<const std::byte
   u->data = nullptr;
   u->data_len = payload.size();
   if (!payload.empty()) {  // the sender's layout, kept until a receive matches
-    if (payload.size() <= sizeof u->inline_data) {
-      u->data = u->inline_data;
-    } else {
-      u->heap.resize(payload.size());
-      u->data = u->heap.data();
-    }
+    u->data = u->room_for(payload.size());
     std::memcpy(u->data, payload.data(), payload.size());
   }
   unexpected_.push(*u);

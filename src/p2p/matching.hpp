@@ -27,8 +27,23 @@ struct Unexpected {
   std::uint64_t sender_addr = 0;
   std::byte* data = nullptr;  // eager payload, or an rts's sender layout: inline_data or heap
   std::size_t data_len = 0;   // rts: bytes of the sender layout at data (0: contiguous sender)
-  std::vector<std::byte> heap;
+  // Room for a payload that inline_data cannot hold, kept when the entry goes back to the pool
+  // (UnexpectedQueue::release()): a repeated unexpected message allocates nothing.
+  std::unique_ptr<std::byte[]> heap;
+  std::size_t heap_capacity = 0;
   alignas(16) std::byte inline_data[256];
+
+  // Where this entry holds `n` bytes: inline_data, or the heap room, grown when too small (not
+  // cleared).
+  std::byte* room_for(std::size_t n) {
+    if (n <= sizeof inline_data) return inline_data;
+    if (n > heap_capacity) {
+      heap.reset();  // before the new one: the old room is not needed
+      heap.reset(new std::byte[n]);
+      heap_capacity = n;
+    }
+    return heap.get();
+  }
   Unexpected* next = nullptr;
   Unexpected* prev = nullptr;
 };
@@ -83,26 +98,47 @@ class PostedQueue {
 
 class UnexpectedQueue {
  public:
-  UnexpectedQueue() = default;
+  // Entries pooled from the start: a few messages unexpected at once take none from the heap.
+  static constexpr std::size_t kPooledAtStart = 16;
+
+  UnexpectedQueue() {
+    storage_.reserve(kPooledAtStart);
+    free_.reserve(kPooledAtStart);
+    for (std::size_t i = 0; i < kPooledAtStart; ++i) {
+      storage_.push_back(std::make_unique<Unexpected>());
+      free_.push_back(storage_.back().get());
+    }
+  }
   UnexpectedQueue(const UnexpectedQueue&) = delete;
   UnexpectedQueue& operator=(const UnexpectedQueue&) = delete;
+
+  // Heap room the pooled entries keep at most, in all: what a burst of large unexpected messages
+  // grew beyond it goes back to the allocator.
+  static constexpr std::size_t kKeptRoomMax = std::size_t{1} << 20;
 
   // A fresh entry from the pool (allocates only when the pool is empty).
   Unexpected* allocate() {
     if (free_.empty()) {
       storage_.push_back(std::make_unique<Unexpected>());
+      free_.reserve(storage_.capacity());  // release() then never allocates
       return storage_.back().get();
     }
     Unexpected* u = free_.back();
     free_.pop_back();
+    kept_room_ -= u->heap_capacity;
     return u;
   }
   void release(Unexpected* u) {
-    u->heap.clear();
-    u->heap.shrink_to_fit();
+    if (kept_room_ + u->heap_capacity > kKeptRoomMax) {
+      u->heap.reset();
+      u->heap_capacity = 0;
+    }
+    kept_room_ += u->heap_capacity;
     u->data = nullptr;
     free_.push_back(u);
   }
+  // Heap room the pooled entries keep now.
+  std::size_t kept_room() const { return kept_room_; }
 
   void push(Unexpected& u) {
     u.next = nullptr;
@@ -131,6 +167,7 @@ class UnexpectedQueue {
   std::size_t count_ = 0;
   std::vector<std::unique_ptr<Unexpected>> storage_;
   std::vector<Unexpected*> free_;
+  std::size_t kept_room_ = 0;
 };
 
 }  // namespace railmpi::p2p

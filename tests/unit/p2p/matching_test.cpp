@@ -88,3 +88,52 @@ TEST(UnexpectedQueue, TenThousandInOrder) {
   }
   EXPECT_EQ(q.size(), 0u);
 }
+
+TEST(UnexpectedQueue, PayloadRoomInlineThenHeap) {
+  UnexpectedQueue q;
+  Unexpected* u = q.allocate();
+  EXPECT_EQ(u->room_for(0), u->inline_data);
+  EXPECT_EQ(u->room_for(sizeof u->inline_data), u->inline_data);
+  std::byte* big = u->room_for(sizeof u->inline_data + 1);
+  EXPECT_NE(big, u->inline_data);
+  EXPECT_EQ(u->heap_capacity, sizeof u->inline_data + 1);
+  EXPECT_EQ(u->room_for(100), u->inline_data);  // small payloads stay inline
+  EXPECT_EQ(u->room_for(sizeof u->inline_data + 1), big);  // the room is reused
+  std::byte* bigger = u->room_for(4096);
+  EXPECT_EQ(u->heap_capacity, 4096u);
+  bigger[4095] = std::byte{7};  // the whole room is there (AddressSanitizer checks)
+}
+
+TEST(UnexpectedQueue, ReleasedEntriesKeepTheirRoomUpToTheLimit) {
+  UnexpectedQueue q;
+  Unexpected* a = q.allocate();
+  std::byte* room = a->room_for(1024);
+  q.release(a);
+  EXPECT_EQ(q.kept_room(), 1024u);
+  Unexpected* again = q.allocate();
+  ASSERT_EQ(again, a);
+  EXPECT_EQ(q.kept_room(), 0u);
+  EXPECT_EQ(again->room_for(1000), room);  // a repeated message allocates nothing
+  q.release(again);
+}
+
+TEST(UnexpectedQueue, RoomBeyondTheLimitGoesBack) {
+  UnexpectedQueue q;
+  std::vector<Unexpected*> big;
+  const std::size_t each = UnexpectedQueue::kKeptRoomMax / 2;
+  for (int i = 0; i < 4; ++i) {
+    Unexpected* u = q.allocate();
+    u->room_for(each);
+    big.push_back(u);
+  }
+  for (Unexpected* u : big) q.release(u);
+  EXPECT_EQ(q.kept_room(), UnexpectedQueue::kKeptRoomMax);  // two halves kept
+  EXPECT_EQ(big[0]->heap_capacity, each);
+  EXPECT_EQ(big[1]->heap_capacity, each);
+  EXPECT_EQ(big[2]->heap_capacity, 0u);
+  EXPECT_EQ(big[2]->heap, nullptr);
+  EXPECT_EQ(big[3]->heap_capacity, 0u);
+  // Taken again, an entry's room no longer counts as kept.
+  while (q.kept_room() > 0) q.allocate();
+  EXPECT_EQ(q.kept_room(), 0u);
+}
