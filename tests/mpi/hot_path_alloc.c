@@ -1,0 +1,180 @@
+/* hot_path_alloc: the hot paths allocate no memory. After a warm-up (connections, rings and
+ * request pools made by the first messages), this program counts the heap allocations (malloc,
+ * calloc, realloc, aligned allocations, operator new: every one goes through malloc or memalign)
+ * that its main thread makes while it runs, on every rank:
+ *   - blocking ping-pongs of 0, 8, 64 and 1024 bytes with a partner;
+ *   - the same with MPI_Isend / MPI_Irecv and MPI_Waitall, MPI_Test loops, MPI_Sendrecv;
+ *   - messages that arrive before their receive is posted (unexpected), 8 B;
+ *   - MPI_Iprobe polls that find nothing (the progress poll), and MPI_Probe + MPI_Recv;
+ * and checks that the count is at most POOL_GROWTH for each (0 in most runs). Rank pairs 0-1,
+ * 2-3, ...; an odd last rank pairs with itself. The counting hooks: the program's own malloc
+ * family, forwarding to glibc's (the dynamic linker binds libmpi's calls to them); under
+ * AddressSanitizer, its allocation hooks. */
+#include "mpitest.h"
+
+#include <execinfo.h>
+#include <malloc.h>
+
+// volatile: the compiler takes malloc for the builtin, which touches no other memory, and would
+// drop a store to `counting` around a call of it.
+static __thread volatile int counting;  // set by the main thread only
+static volatile long allocations;
+
+static int trace;  // HOT_PATH_ALLOC_TRACE=1: print the stack of each allocation counted
+
+static void counted(void) {
+    if (!counting) return;
+    allocations++;
+    if (trace) {
+        counting = 0;  // backtrace() may allocate the first time
+        void *frames[24];
+        const int n = backtrace(frames, 24);
+        fprintf(stderr, "[rank %d] allocation %ld:\n", mt_rank, allocations);
+        backtrace_symbols_fd(frames, n, 2);
+        counting = 1;
+    }
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+/* From the sanitizers' allocator interface (its header is not installed with every compiler). */
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
+                                              void (*free_hook)(const volatile void *));
+static void on_malloc(const volatile void *p, size_t n) {
+    (void)p, (void)n;
+    counted();
+}
+static void on_free(const volatile void *p) { (void)p; }
+static void install_hooks(void) { __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free); }
+#else
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+void *malloc(size_t n) {
+    counted();
+    return __libc_malloc(n);
+}
+void *calloc(size_t k, size_t n) {
+    counted();
+    return __libc_calloc(k, n);
+}
+void *realloc(void *p, size_t n) {
+    counted();
+    return __libc_realloc(p, n);
+}
+void *memalign(size_t a, size_t n) {
+    counted();
+    return __libc_memalign(a, n);
+}
+void *aligned_alloc(size_t a, size_t n) {
+    counted();
+    return __libc_memalign(a, n);
+}
+int posix_memalign(void **out, size_t a, size_t n) {
+    counted();
+    void *p = __libc_memalign(a, n);
+    if (!p) return 12; /* ENOMEM */
+    *out = p;
+    return 0;
+}
+void free(void *p) { __libc_free(p); }
+static void install_hooks(void) {}
+#endif
+
+/* A pool (of unexpected messages and the room for their payloads) may grow to a new high-water
+ * mark while counting, when the ranks drift further apart than in the warm-up: a few allocations
+ * in all, where one a message would make ITERS. */
+enum { ITERS = 2000, WARMUP = 200, POOL_GROWTH = 4 };
+static const int kSizes[] = {0, 8, 64, 1024};
+static char sbuf[1024], rbuf[1024];
+
+/* Runs `body` WARMUP times, then ITERS times while counting; checks the count. */
+#define NO_ALLOCATION(what, body)                                                                    \
+    do {                                                                                             \
+        for (int w_ = 0; w_ < WARMUP; w_++) { body; }                                                \
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));                                                         \
+        allocations = 0;                                                                             \
+        counting = 1;                                                                                \
+        for (int it_ = 0; it_ < ITERS; it_++) { body; }                                              \
+        counting = 0;                                                                                \
+        CHECK(allocations <= POOL_GROWTH, "%s: %ld heap allocations in %d iterations", what, allocations, ITERS); \
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));                                                         \
+    } while (0)
+
+int main(int argc, char **argv) {
+    install_hooks();
+    trace = getenv("HOT_PATH_ALLOC_TRACE") != NULL;
+    mt_init(&argc, &argv, "hot_path_alloc");
+    const int peer = mt_partner(), me = mt_rank;
+    const int first = me <= peer;  // sends first in a ping-pong
+    char what[96];
+    // A probe of the hooks: an allocation while counting is seen.
+    counting = 1;
+    void *volatile probe = malloc(32);
+    counting = 0;
+    free(probe);
+    CHECK(allocations == 1, "the allocation hooks saw %ld of 1 allocation", allocations);
+
+    for (int k = 0; k < (int)(sizeof kSizes / sizeof kSizes[0]); k++) {
+        const int n = kSizes[k];
+        snprintf(what, sizeof what, "MPI_Send/MPI_Recv ping-pong %d B", n);
+        NO_ALLOCATION(what, {
+            if (peer == me) {  // a blocking send to itself need not return before the receive
+                MPI_Request r;
+                MPI_OK(MPI_Irecv(rbuf, n, MPI_BYTE, me, 1, MPI_COMM_WORLD, &r));
+                MPI_OK(MPI_Send(sbuf, n, MPI_BYTE, me, 1, MPI_COMM_WORLD));
+                MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+            } else if (first) {
+                MPI_OK(MPI_Send(sbuf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD));
+                MPI_OK(MPI_Recv(rbuf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            } else {
+                MPI_OK(MPI_Recv(rbuf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                MPI_OK(MPI_Send(sbuf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD));
+            }
+        });
+        snprintf(what, sizeof what, "MPI_Isend/MPI_Irecv/MPI_Waitall %d B", n);
+        NO_ALLOCATION(what, {
+            MPI_Request r[2];
+            MPI_OK(MPI_Irecv(rbuf, n, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[0]));
+            MPI_OK(MPI_Isend(sbuf, n, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[1]));
+            MPI_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+        });
+    }
+    NO_ALLOCATION("MPI_Test loop, 8 B", {
+        MPI_Request r[2];
+        int done = 0;
+        MPI_OK(MPI_Irecv(rbuf, 8, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &r[0]));
+        MPI_OK(MPI_Isend(sbuf, 8, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &r[1]));
+        while (!done) MPI_OK(MPI_Testall(2, r, &done, MPI_STATUSES_IGNORE));
+    });
+    NO_ALLOCATION("MPI_Sendrecv 8 B", {
+        MPI_OK(MPI_Sendrecv(sbuf, 8, MPI_BYTE, peer, 4, rbuf, 8, MPI_BYTE, peer, 4, MPI_COMM_WORLD,
+                            MPI_STATUS_IGNORE));
+    });
+    // Unexpected: the receiver probes until the message is there and only then posts its receive.
+    NO_ALLOCATION("unexpected 8 B (MPI_Probe, then MPI_Recv)", {
+        if (peer == me) {
+            MPI_Status st;
+            MPI_Request r;
+            MPI_OK(MPI_Isend(sbuf, 8, MPI_BYTE, me, 5, MPI_COMM_WORLD, &r));
+            MPI_OK(MPI_Probe(me, 5, MPI_COMM_WORLD, &st));
+            MPI_OK(MPI_Recv(rbuf, 8, MPI_BYTE, me, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        } else if (first) {
+            MPI_OK(MPI_Send(sbuf, 8, MPI_BYTE, peer, 5, MPI_COMM_WORLD));
+            MPI_OK(MPI_Recv(rbuf, 8, MPI_BYTE, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        } else {
+            MPI_Status st;
+            MPI_OK(MPI_Probe(peer, 5, MPI_COMM_WORLD, &st));
+            MPI_OK(MPI_Recv(rbuf, 8, MPI_BYTE, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            MPI_OK(MPI_Send(sbuf, 8, MPI_BYTE, peer, 6, MPI_COMM_WORLD));
+        }
+    });
+    NO_ALLOCATION("MPI_Iprobe finding nothing", {
+        int flag = 1;
+        MPI_OK(MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+        CHECK(!flag, "MPI_Iprobe found a message with tag 99");
+    });
+    return mt_finish();
+}
