@@ -17,6 +17,15 @@ namespace railmpi::api::collective {
 
 using Bytes = std::vector<std::size_t>;
 
+// Vector `i` (0-3) for block sizes or offsets of the call being set up, empty: the runtime
+// object's, its memory kept for the next call (Instance::coll_layouts). Two of one call must
+// differ.
+inline Bytes& layout(std::size_t i) {
+  Bytes& v = instance().coll_layouts[i];
+  v.clear();
+  return v;
+}
+
 struct Call {
   const char* name;
   MPI_Comm comm;
@@ -188,7 +197,7 @@ inline int check_request(const Call& k, MPI_Request* req, bool nonblocking) {
 }
 
 // Runs the schedule (blocking: req == nullptr) or attaches it to a new request.
-inline int launch(const Call& k, std::unique_ptr<coll::Schedule> s, MPI_Request* req) {
+inline int launch(const Call& k, coll::SchedulePtr s, MPI_Request* req) {
   Instance& in = instance();
   if (!req) {
     if (in.coll->run(std::move(s)))
@@ -212,6 +221,6 @@ inline int launch(const Call& k, std::unique_ptr<coll::Schedule> s, MPI_Request*
   return MPI_SUCCESS;
 }
 
-inline std::unique_ptr<coll::Schedule> schedule(const Call& k) { return instance().coll->create(*k.c); }
+inline coll::SchedulePtr schedule(const Call& k) { return instance().coll->create(*k.c); }
 
 }  // namespace railmpi::api::collective

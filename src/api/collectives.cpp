@@ -114,7 +114,7 @@ int gather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     if (int e = check_buf(k, sendbuf, sbytes, "sendbuf")) return e;
   }
   const int n = c.remote_size();
-  Bytes rbytes, roffs;
+  Bytes &rbytes = layout(0), &roffs = layout(1);
   if (ro.root_side) {
     if (int e = check_dtype(k, recvtype, rt, "recvtype")) return e;
     if (int e = block_layout(k, recvbuf, recvcounts, displs, recvcount, n, rt, "recv", rbytes, roffs)) return e;
@@ -165,7 +165,7 @@ int scatter(Call k, const void* sendbuf, const int* sendcounts, const int* displ
     if (int e = check_buf(k, recvbuf, rbytes, "recvbuf")) return e;
   }
   const int n = c.remote_size();
-  Bytes sbytes, soffs;
+  Bytes &sbytes = layout(0), &soffs = layout(1);
   if (ro.root_side) {
     if (int e = check_dtype(k, sendtype, st, "sendtype")) return e;
     if (int e = block_layout(k, sendbuf, sendcounts, displs, sendcount, n, st, "send", sbytes, soffs)) return e;
@@ -204,7 +204,7 @@ int allgather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   core::TypeInfo st{}, rt{};
   if (int e = check_dtype(k, recvtype, rt, "recvtype")) return e;
   const int n = c.remote_size();
-  Bytes rbytes, roffs;
+  Bytes &rbytes = layout(0), &roffs = layout(1);
   if (int e = block_layout(k, recvbuf, recvcounts, displs, recvcount, n, rt, "recv", rbytes, roffs)) return e;
   std::size_t sbytes = in_place ? rbytes[std::size_t(c.rank)] : 0;
   if (!in_place) {
@@ -245,7 +245,8 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
   if (kind == 2 && (!recvtypes || (!in_place && !sendtypes)))
     return raise_error(k.comm, MPI_ERR_ARG, k.name, "a datatypes array is NULL");
   const auto un = static_cast<std::size_t>(n);
-  Bytes sb(un), so(un), rb(un), ro(un);
+  Bytes &sb = layout(0), &so = layout(1), &rb = layout(2), &ro = layout(3);
+  sb.assign(un, 0), so.assign(un, 0), rb.assign(un, 0), ro.assign(un, 0);
   std::vector<MPI_Datatype> stypes(un), rtypes(un);
   std::vector<core::TypeInfo> sinfo(un), rinfo(un);
   auto side = [&](bool send, Bytes& bytes, Bytes& offs, std::vector<MPI_Datatype>& types,
@@ -397,7 +398,8 @@ int reduce_scatter(Call k, const void* sendbuf, void* recvbuf, const int* recvco
   if (in_place && c.is_inter())
     return raise_error(k.comm, MPI_ERR_BUFFER, k.name, "MPI_IN_PLACE is not allowed on an intercommunicator");
   const int n = c.size();
-  Bytes counts(static_cast<std::size_t>(n));
+  Bytes& counts = layout(0);
+  counts.assign(static_cast<std::size_t>(n), 0);
   std::size_t total = 0;
   for (int i = 0; i < n; ++i) {
     const int cnt = recvcounts ? recvcounts[i] : recvcount;

@@ -2,6 +2,7 @@
 // No other mutable state exists at namespace scope (see library_state()).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <thread>
@@ -57,6 +58,10 @@ struct Instance {
   static constexpr int kFirstUserError = 0x40000000;  // above MPI_ERR_LASTCODE (as MPICH)
   std::vector<MPI_Comm_errhandler_function*> user_errhandlers;  // handle index -> function
   BsendBuffer bsend;
+  // Block sizes and offsets of the collective call being set up (api/coll_call.hpp), kept from
+  // call to call so that a repeated collective allocates nothing: one MPI call runs at a time
+  // (MPI_THREAD_SERIALIZED at most), and schedules copy what they need of them.
+  std::array<std::vector<std::size_t>, 4> coll_layouts;
   int thread_level = MPI_THREAD_SINGLE;
   std::thread::id main_thread;
   double wtime_origin = 0;

@@ -1,8 +1,6 @@
 // Allgather: recursive doubling (power-of-two sizes) or Bruck (other sizes) while the gathered
 // total is small; the ring for large totals and for allgatherv. Intercommunicators: every rank
 // exchanges its block with every rank of the remote group.
-#include <vector>
-
 #include "coll/collectives.hpp"
 #include "coll/group.hpp"
 #include "coll/thresholds.hpp"
@@ -60,13 +58,7 @@ void inter(Schedule& s, const void* sendbuf, std::size_t sendbytes, std::byte* o
 void allgather(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t bytes) {
   auto* out = static_cast<std::byte*>(recvbuf);
   const int n = s.comm().remote_size();
-  std::vector<std::size_t> sizes(static_cast<std::size_t>(n), bytes), offsets(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) offsets[std::size_t(i)] = std::size_t(i) * bytes;
-  if (s.comm().is_inter()) {
-    inter(s, sendbuf, bytes, out, sizes.data(), offsets.data());
-    return;
-  }
-  if (std::size_t(n) * bytes <= thresholds::kAllgatherSmallTotalMax) {
+  if (!s.comm().is_inter() && std::size_t(n) * bytes <= thresholds::kAllgatherSmallTotalMax) {
     if ((n & (n - 1)) == 0) {
       s.copy(sendbuf, out + std::size_t(s.rank()) * bytes, bytes);
       recursive_doubling(s, out, bytes);
@@ -75,8 +67,20 @@ void allgather(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t byte
     }
     return;
   }
+  // Equal blocks, described for the ring and the intercommunicator exchange (in the schedule's
+  // scratch, which a pooled schedule keeps).
+  auto* sizes = reinterpret_cast<std::size_t*>(s.scratch(std::size_t(n) * sizeof(std::size_t)));
+  auto* offsets = reinterpret_cast<std::size_t*>(s.scratch(std::size_t(n) * sizeof(std::size_t)));
+  for (int i = 0; i < n; ++i) {
+    sizes[i] = bytes;
+    offsets[i] = std::size_t(i) * bytes;
+  }
+  if (s.comm().is_inter()) {
+    inter(s, sendbuf, bytes, out, sizes, offsets);
+    return;
+  }
   s.copy(sendbuf, out + std::size_t(s.rank()) * bytes, bytes);
-  ring(s, out, sizes.data(), offsets.data());
+  ring(s, out, sizes, offsets);
 }
 
 void allgatherv(Schedule& s, const void* sendbuf, std::size_t sendbytes, void* recvbuf, const std::size_t* recvbytes,

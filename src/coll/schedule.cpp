@@ -62,58 +62,128 @@ Schedule::Schedule(Engine* engine, const core::Communicator& comm) : Schedule(en
 
 Schedule::Schedule(Engine* engine, const core::Communicator& comm, int tag)
     : engine_(engine), comm_(&comm), tag_(tag) {
-  rounds_.emplace_back();
+  open_round();
+}
+
+void Schedule::reset(Engine* engine, const core::Communicator& comm, int tag) {
+  engine_ = engine;
+  comm_ = &comm;
+  tag_ = tag;
+  on_done = nullptr;
+  rounds_.clear();
+  transfers_.clear();
+  steps_.clear();
+  calls_.clear();
+  // Scratch kept for the next use, up to Engine::kKeptScratchMax in all.
+  std::size_t kept = 0;
+  for (ScratchBlock& b : scratch_) {
+    if (kept + b.size > Engine::kKeptScratchMax) {
+      b.bytes.reset();
+      b.size = 0;
+    }
+    kept += b.size;
+  }
+  scratch_used_ = 0;
+  current_ = 0;
+  pending_ = 0;
+  posting_ = queued_ = done_ = truncated_ = false;
+  open_round();
 }
 
 int Schedule::next_tag(const core::Communicator& comm) { return static_cast<int>(comm.coll_seq++ & kTagMask); }
 
 std::byte* Schedule::scratch(std::size_t bytes) {
-  scratch_.push_back(std::make_unique<std::byte[]>(bytes ? bytes : 1));
-  return scratch_.back().get();
+  if (scratch_used_ == scratch_.size()) scratch_.emplace_back();
+  ScratchBlock& b = scratch_[scratch_used_++];
+  if (b.size < bytes || !b.bytes) {
+    b.bytes.reset();  // before the new block: the old one is not needed
+    b.bytes.reset(new std::byte[bytes ? bytes : 1]);
+    b.size = bytes ? bytes : 1;
+  }
+  std::memset(b.bytes.get(), 0, bytes);
+  return b.bytes.get();
+}
+
+void Schedule::open_round() {
+  rounds_.push_back(Round{transfers_.size(), 0, steps_.size(), 0, false});
 }
 
 Schedule::Round& Schedule::current_for_transfer() {
   // A transfer after a local step belongs to the next round (it may depend on the step).
-  if (!rounds_.back().steps.empty()) rounds_.emplace_back();
+  if (rounds_.back().steps != 0) open_round();
   return rounds_.back();
+}
+
+Schedule::Transfer& Schedule::add_transfer() {
+  ++current_for_transfer().transfers;
+  Transfer& t = transfers_.emplace_back();
+  t.owner = this;
+  return t;
+}
+
+Schedule::Step& Schedule::add_step() {
+  ++rounds_.back().steps;
+  return steps_.emplace_back();
 }
 
 void Schedule::send(const void* buf, std::size_t bytes, int peer, bool local) {
   if (peer == p2p::kProcNull) return;
-  Transfer& t = current_for_transfer().transfers.emplace_back();
+  Transfer& t = add_transfer();
   t.is_send = true;
   t.buf = buf;
   t.bytes = bytes;
   t.peer = peer;
   t.local = local;
-  t.owner = this;
 }
 
 void Schedule::recv(void* buf, std::size_t bytes, int peer, bool local) {
   if (peer == p2p::kProcNull) return;
-  Transfer& t = current_for_transfer().transfers.emplace_back();
+  Transfer& t = add_transfer();
   t.buf = buf;
   t.bytes = bytes;
   t.peer = peer;
   t.local = local;
-  t.owner = this;
 }
 
 void Schedule::reduce(const Reducer& r, const void* in, void* inout, std::size_t count) {
   if (count == 0) return;
-  Reducer red = r;
-  rounds_.back().steps.push_back([red, in, inout, count] { red(in, inout, count); });
+  Step& st = add_step();
+  st.kind = Step::Kind::reduce;
+  st.red = r;
+  st.in = in;
+  st.inout = inout;
+  st.count = count;
 }
 
 void Schedule::copy(const void* src, void* dst, std::size_t bytes) {
   if (bytes == 0 || src == dst) return;
-  rounds_.back().steps.push_back([src, dst, bytes] { std::memmove(dst, src, bytes); });
+  Step& st = add_step();
+  st.kind = Step::Kind::copy;
+  st.in = src;
+  st.inout = dst;
+  st.count = bytes;
 }
 
-void Schedule::local(std::function<void()> fn) { rounds_.back().steps.push_back(std::move(fn)); }
+void Schedule::local(std::function<void()> fn) {
+  Step& st = add_step();
+  st.kind = Step::Kind::call;
+  st.count = calls_.size();
+  calls_.push_back(std::move(fn));
+}
 
 void Schedule::round() {
-  if (!rounds_.back().transfers.empty() || !rounds_.back().steps.empty()) rounds_.emplace_back();
+  if (rounds_.back().transfers != 0 || rounds_.back().steps != 0) open_round();
+}
+
+void Schedule::run_steps(const Round& r) {
+  for (std::size_t i = r.first_step; i < r.first_step + r.steps; ++i) {
+    const Step& st = steps_[i];
+    switch (st.kind) {
+    case Step::Kind::reduce: st.red(st.in, st.inout, st.count); break;
+    case Step::Kind::copy: std::memmove(st.inout, st.in, st.count); break;
+    case Step::Kind::call: calls_[st.count](); break;
+    }
+  }
 }
 
 void Schedule::on_transfer_done(p2p::Request& r) {
@@ -134,13 +204,13 @@ void Schedule::advance() {
   queued_ = false;
   while (current_ < rounds_.size()) {
     Round& r = rounds_[current_];
-    if (!r.posted && !r.transfers.empty()) {
+    if (!r.posted && r.transfers != 0) {
       r.posted = true;
       // Post the round's transfers.
       posting_ = true;
-      pending_ = static_cast<int>(r.transfers.size());
+      pending_ = static_cast<int>(r.transfers);
       const int tag = tag_;
-      for (Transfer& t : r.transfers) {
+      for (Transfer& t : transfers_of(r)) {
         t.req.owner = &t;
         t.req.on_complete = &Schedule::on_transfer_done;
         const int ctag = t.local ? (tag | kLocalGroupTag) : tag;
@@ -156,8 +226,8 @@ void Schedule::advance() {
       posting_ = false;
     }
     if (pending_ > 0) return;  // the last completion queues the schedule again
-    for (auto& step : r.steps) step();
-    r.steps.clear();
+    run_steps(r);
+    r.steps = 0;
     ++current_;
   }
   if (!done_) {
@@ -166,18 +236,47 @@ void Schedule::advance() {
   }
 }
 
+void Recycle::operator()(Schedule* s) const {
+  if (engine) engine->recycle(s);
+  else delete s;
+}
+
 Engine::Engine(p2p::Engine& p2p, progress::Engine& progress) : p2p_(p2p), progress_(progress) {
   progress_.set_hook(progress::Engine::HookSlot::collectives, &Engine::hook, this, &armed_);
 }
 
-Engine::~Engine() { progress_.set_hook(progress::Engine::HookSlot::collectives, nullptr, nullptr, nullptr); }
+Engine::~Engine() {
+  progress_.set_hook(progress::Engine::HookSlot::collectives, nullptr, nullptr, nullptr);
+  running_.clear();  // their deleters give them to pool_, still alive here
+}
+
+SchedulePtr Engine::create(const core::Communicator& comm, int tag) {
+  if (pool_.empty()) return SchedulePtr(new Schedule(this, comm, tag), Recycle{this});
+  Schedule* s = pool_.back().release();
+  pool_.pop_back();
+  s->reset(this, comm, tag);
+  return SchedulePtr(s, Recycle{this});
+}
+
+void Engine::recycle(Schedule* s) {
+  if (pool_.size() >= kPoolMax) {
+    delete s;
+    return;
+  }
+  s->on_done = nullptr;  // drop what its callback holds now, not at its next use
+  pool_.emplace_back(s);
+}
 
 int Engine::hook(void* ctx) {
   auto* e = static_cast<Engine*>(ctx);
   e->armed_ = false;
   if (e->ready_.empty()) return 0;
+  // A schedule's on_done may wait for progress again: a nested call takes a batch of its own.
+  std::vector<Schedule*> nested;
+  const bool outer = !e->in_hook_;
+  std::vector<Schedule*>& batch = outer ? e->batch_ : nested;
+  e->in_hook_ = true;
   int n = 0;
-  std::vector<Schedule*> batch;
   while (!e->ready_.empty()) {
     batch.swap(e->ready_);
     for (Schedule* s : batch) {
@@ -187,6 +286,7 @@ int Engine::hook(void* ctx) {
     }
     batch.clear();
   }
+  if (outer) e->in_hook_ = false;
   return n;
 }
 
@@ -195,16 +295,17 @@ void Engine::finished(Schedule* s) {
   if (it != running_.end()) running_.erase(it);  // blocking schedules belong to their caller
 }
 
-void Engine::start(std::unique_ptr<Schedule> s) {
+void Engine::start(SchedulePtr s) {
   Schedule* raw = s.get();
-  raw->own_comm_ = std::make_unique<core::Communicator>(*raw->comm_);
+  if (raw->own_comm_) *raw->own_comm_ = *raw->comm_;  // the copy's vectors keep their memory
+  else raw->own_comm_ = std::make_unique<core::Communicator>(*raw->comm_);
   raw->comm_ = raw->own_comm_.get();
   running_.push_back(std::move(s));
   raw->start();
   if (raw->done_) finished(raw);
 }
 
-bool Engine::run(std::unique_ptr<Schedule> s) {
+bool Engine::run(SchedulePtr s) {
   s->start();
   Schedule* raw = s.get();
   progress_.wait_until([raw] { return raw->done_; });

@@ -15,9 +15,10 @@
 #pragma once
 
 #include <cstddef>
-#include <deque>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/communicator.hpp"
@@ -48,6 +49,14 @@ struct Reducer {
 };
 
 class Engine;
+class Schedule;
+
+// Gives a finished schedule back to its engine's pool (deletes one made without an engine).
+struct Recycle {
+  Engine* engine = nullptr;
+  void operator()(Schedule* s) const;
+};
+using SchedulePtr = std::unique_ptr<Schedule, Recycle>;
 
 class Schedule {
  public:
@@ -66,7 +75,7 @@ class Schedule {
   int rank() const { return comm_->rank; }
   int size() const { return comm_->size(); }
 
-  // Scratch memory owned by the schedule (freed with it). Never moves.
+  // Scratch memory owned by the schedule (until it finishes), zeroed. Never moves.
   std::byte* scratch(std::size_t bytes);
 
   // Transfers of the current round. `peer` is a rank of the communicator (of the remote group
@@ -99,12 +108,34 @@ class Schedule {
     bool local = false;
     Schedule* owner = nullptr;
   };
+  // A local step: a reduction or a copy held as data, or a call of calls_[call].
+  struct Step {
+    enum class Kind : std::uint8_t { reduce, copy, call } kind = Kind::copy;
+    Reducer red;
+    const void* in = nullptr;
+    void* inout = nullptr;
+    std::size_t count = 0;  // reduce: elements; copy: bytes; call: the index in calls_
+  };
+  // A round: its transfers and steps are the ranges [first, first + n) of transfers_ and steps_
+  // (transfers and steps are only ever added to the last round).
   struct Round {
-    std::deque<Transfer> transfers;
-    std::vector<std::function<void()>> steps;
+    std::size_t first_transfer = 0, transfers = 0;
+    std::size_t first_step = 0, steps = 0;
     bool posted = false;
   };
+  // A block of scratch memory, kept with its schedule in the engine's pool.
+  struct ScratchBlock {
+    std::unique_ptr<std::byte[]> bytes;
+    std::size_t size = 0;
+  };
+  // Makes a pooled schedule new again (its containers keep their memory).
+  void reset(Engine* engine, const core::Communicator& comm, int tag);
+  void open_round();
   Round& current_for_transfer();
+  Transfer& add_transfer();
+  Step& add_step();
+  std::span<Transfer> transfers_of(const Round& r) { return {transfers_.data() + r.first_transfer, r.transfers}; }
+  void run_steps(const Round& r);
   void start();        // posts the first round
   void advance();      // runs finished rounds and posts the next one
   static void on_transfer_done(p2p::Request& r);
@@ -112,11 +143,15 @@ class Schedule {
   Engine* engine_;
   const core::Communicator* comm_;
   // Non-blocking schedules run on their own copy of the communicator's routing (the user may
-  // free the communicator while the operation is pending).
+  // free the communicator while the operation is pending); kept for the schedule's next use.
   std::unique_ptr<core::Communicator> own_comm_;
   int tag_;
-  std::deque<Round> rounds_;
-  std::deque<std::unique_ptr<std::byte[]>> scratch_;
+  std::vector<Round> rounds_;
+  std::vector<Transfer> transfers_;  // every round's; grows only while the schedule is built
+  std::vector<Step> steps_;
+  std::vector<std::function<void()>> calls_;  // bodies of local()
+  std::vector<ScratchBlock> scratch_;
+  std::size_t scratch_used_ = 0;  // blocks of scratch_ handed out
   std::size_t current_ = 0;
   int pending_ = 0;
   bool posting_ = false;
@@ -125,7 +160,8 @@ class Schedule {
   bool truncated_ = false;
 };
 
-// Owns running schedules and advances them from the progress engine's hook.
+// Owns running schedules and advances them from the progress engine's hook; keeps finished ones
+// for the next calls, so a collective that repeats allocates nothing.
 class Engine {
  public:
   Engine(p2p::Engine& p2p, progress::Engine& progress);
@@ -133,31 +169,38 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  std::unique_ptr<Schedule> create(const core::Communicator& comm) {
-    return std::make_unique<Schedule>(this, comm);
-  }
-  std::unique_ptr<Schedule> create(const core::Communicator& comm, int tag) {
-    return std::make_unique<Schedule>(this, comm, tag);
-  }
-  // Starts a schedule; it is destroyed after its on_done ran.
-  void start(std::unique_ptr<Schedule> s);
+  SchedulePtr create(const core::Communicator& comm) { return create(comm, Schedule::next_tag(comm)); }
+  SchedulePtr create(const core::Communicator& comm, int tag);
+  // Starts a schedule; it goes back to the pool after its on_done ran.
+  void start(SchedulePtr s);
   // Starts a schedule and waits for it (blocking collectives). Returns Schedule::truncated().
-  bool run(std::unique_ptr<Schedule> s);
+  bool run(SchedulePtr s);
 
   p2p::Engine& p2p() { return p2p_; }
   progress::Engine& progress() { return progress_; }
   std::size_t running() const { return running_.size(); }
+  // Finished schedules kept for reuse.
+  std::size_t pooled() const { return pool_.size(); }
+  // Schedules the pool keeps at most (more finish at once only when that many ran at once); and
+  // scratch memory a kept schedule keeps at most.
+  static constexpr std::size_t kPoolMax = 64;
+  static constexpr std::size_t kKeptScratchMax = std::size_t{1} << 20;
 
  private:
   friend class Schedule;
+  friend struct Recycle;
   static int hook(void* ctx);
   void finished(Schedule* s);
+  void recycle(Schedule* s);
 
   p2p::Engine& p2p_;
   progress::Engine& progress_;
   std::vector<Schedule*> ready_;
+  std::vector<Schedule*> batch_;  // hook(): the schedules it advances now
+  bool in_hook_ = false;
   bool armed_ = false;  // ready_ is not empty: the progress engine calls hook()
-  std::vector<std::unique_ptr<Schedule>> running_;
+  std::vector<SchedulePtr> running_;
+  std::vector<std::unique_ptr<Schedule>> pool_;
 };
 
 }  // namespace railmpi::coll

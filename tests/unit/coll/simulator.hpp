@@ -33,7 +33,7 @@ class Simulator {
           if (!r.posted) {
             r.posted = true;
             progress = true;
-            for (Schedule::Transfer& t : r.transfers) {
+            for (Schedule::Transfer& t : s->transfers_of(r)) {
               if (!t.is_send) continue;
               const int dest = t.local ? c.job_ranks[std::size_t(t.peer)] : c.job_rank(t.peer);
               const auto* b = static_cast<const std::byte*>(t.buf);
@@ -42,7 +42,7 @@ class Simulator {
             }
           }
           bool all = true;
-          for (Schedule::Transfer& t : r.transfers) {
+          for (Schedule::Transfer& t : s->transfers_of(r)) {
             if (t.is_send || t.req.complete) continue;
             auto& q = mail[{int(j), c.coll_context(), t.peer, tag(*s, t)}];
             if (q.empty()) {
@@ -58,8 +58,8 @@ class Simulator {
             progress = true;
           }
           if (!all) break;
-          for (auto& step : r.steps) step();
-          r.steps.clear();
+          s->run_steps(r);
+          r.steps = 0;
           ++s->current_;
           progress = true;
         }
