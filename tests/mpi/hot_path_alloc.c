@@ -6,6 +6,7 @@
  *   - the same with MPI_Isend / MPI_Irecv and MPI_Waitall, MPI_Test loops, MPI_Sendrecv;
  *   - messages that arrive before their receive is posted (unexpected), 8 B;
  *   - MPI_Iprobe polls that find nothing (the progress poll), and MPI_Probe + MPI_Recv;
+ *   - MPI_Allreduce, MPI_Barrier and MPI_Allgather of 8 B, MPI_Iallreduce and MPI_Ibarrier;
  * and checks that the count is at most POOL_GROWTH for each (0 in most runs). Rank pairs 0-1,
  * 2-3, ...; an odd last rank pairs with itself. The counting hooks: the program's own malloc
  * family, forwarding to glibc's (the dynamic linker binds libmpi's calls to them); under
@@ -175,6 +176,31 @@ int main(int argc, char **argv) {
         int flag = 1;
         MPI_OK(MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
         CHECK(!flag, "MPI_Iprobe found a message with tag 99");
+    });
+    // Collectives that every rank finishes together (a rank cannot run ahead and leave unexpected
+    // messages piling up at another), through the node's shared region and, with
+    // RAILMPI_NODE_COLL_LIMIT=0 (and across nodes), through schedules of point-to-point messages.
+    double x = 1, y = 0, all[64];
+    CHECK(mt_size <= 64, "at most 64 ranks");
+    NO_ALLOCATION("MPI_Allreduce 8 B", {
+        MPI_OK(MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+    });
+    CHECK(y == mt_size, "MPI_Allreduce gave %g", y);
+    NO_ALLOCATION("MPI_Barrier", { MPI_OK(MPI_Barrier(MPI_COMM_WORLD)); });
+    NO_ALLOCATION("MPI_Allgather 8 B", {
+        MPI_OK(MPI_Allgather(&x, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, MPI_COMM_WORLD));
+    });
+    NO_ALLOCATION("MPI_Iallreduce 8 B, MPI_Wait", {
+        MPI_Request r;
+        MPI_OK(MPI_Iallreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r));
+        MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    });
+    CHECK(y == mt_size, "MPI_Iallreduce gave %g", y);
+    NO_ALLOCATION("MPI_Ibarrier, MPI_Test loop", {
+        MPI_Request r;
+        int done = 0;
+        MPI_OK(MPI_Ibarrier(MPI_COMM_WORLD, &r));
+        while (!done) MPI_OK(MPI_Test(&r, &done, MPI_STATUS_IGNORE));
     });
     return mt_finish();
 }
