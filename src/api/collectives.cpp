@@ -247,10 +247,19 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
   const auto un = static_cast<std::size_t>(n);
   Bytes &sb = layout(0), &so = layout(1), &rb = layout(2), &ro = layout(3);
   sb.assign(un, 0), so.assign(un, 0), rb.assign(un, 0), ro.assign(un, 0);
-  std::vector<MPI_Datatype> stypes(un), rtypes(un);
-  std::vector<core::TypeInfo> sinfo(un), rinfo(un);
-  auto side = [&](bool send, Bytes& bytes, Bytes& offs, std::vector<MPI_Datatype>& types,
-                  std::vector<core::TypeInfo>& infos, const void* buf) -> int {
+  // A datatype per peer for alltoallw; one for every peer otherwise (nothing to allocate).
+  const std::size_t ntypes = kind == 2 ? un : 1;
+  std::vector<MPI_Datatype> stypes_w, rtypes_w;
+  std::vector<core::TypeInfo> sinfo_w, rinfo_w;
+  MPI_Datatype one_type[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+  core::TypeInfo one_info[2] = {};
+  if (kind == 2) stypes_w.resize(un), rtypes_w.resize(un), sinfo_w.resize(un), rinfo_w.resize(un);
+  MPI_Datatype* stypes = kind == 2 ? stypes_w.data() : &one_type[0];
+  MPI_Datatype* rtypes = kind == 2 ? rtypes_w.data() : &one_type[1];
+  core::TypeInfo* sinfo = kind == 2 ? sinfo_w.data() : &one_info[0];
+  core::TypeInfo* rinfo = kind == 2 ? rinfo_w.data() : &one_info[1];
+  auto side = [&](bool send, Bytes& bytes, Bytes& offs, MPI_Datatype* types, core::TypeInfo* infos,
+                  const void* buf) -> int {
     core::TypeInfo t{};
     if (kind < 2) {
       if (int e = check_dtype(k, send ? sendtype : recvtype, t, send ? "sendtype" : "recvtype")) return e;
@@ -258,8 +267,9 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
     for (int i = 0; i < n; ++i) {
       if (kind == 2)
         if (int e = check_dtype(k, (send ? sendtypes : recvtypes)[i], t, send ? "sendtypes[i]" : "recvtypes[i]")) return e;
-      types[std::size_t(i)] = kind == 2 ? (send ? sendtypes : recvtypes)[i] : (send ? sendtype : recvtype);
-      infos[std::size_t(i)] = t;
+      const std::size_t ti = std::size_t(i) % ntypes;
+      types[ti] = kind == 2 ? (send ? sendtypes : recvtypes)[i] : (send ? sendtype : recvtype);
+      infos[ti] = t;
       const int cnt = kind == 0 ? (send ? sendcount : recvcount) : (send ? sendcounts : recvcounts)[i];
       if (int e = check_cnt(k, cnt, send ? "sendcount" : "recvcount")) return e;
       bytes[std::size_t(i)] = t.size * std::size_t(cnt);
@@ -290,7 +300,7 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
   auto s = schedule(k);
   Staging stage(*s);
   const bool per_block = kind == 2;
-  std::byte* out = stage.blocks(recvbuf, rb, ro, rtypes.data(), rinfo.data(), per_block, in_place ? Dir::inout : Dir::out);
+  std::byte* out = stage.blocks(recvbuf, rb, ro, rtypes, rinfo, per_block, in_place ? Dir::inout : Dir::out);
   const std::byte* in;
   if (in_place) {
     // Send from a copy of the receive blocks.
@@ -301,7 +311,7 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
     in = copy;
     so = ro;
   } else {
-    in = stage.blocks(sendbuf, sb, so, stypes.data(), sinfo.data(), per_block, Dir::in);
+    in = stage.blocks(sendbuf, sb, so, stypes, sinfo, per_block, Dir::in);
   }
   if (kind == 0) {
     // Uniform blocks from the first block's offset (true_lb, or 0 when staged).

@@ -67,20 +67,13 @@ void allgather(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t byte
     }
     return;
   }
-  // Equal blocks, described for the ring and the intercommunicator exchange (in the schedule's
-  // scratch, which a pooled schedule keeps).
-  auto* sizes = reinterpret_cast<std::size_t*>(s.scratch(std::size_t(n) * sizeof(std::size_t)));
-  auto* offsets = reinterpret_cast<std::size_t*>(s.scratch(std::size_t(n) * sizeof(std::size_t)));
-  for (int i = 0; i < n; ++i) {
-    sizes[i] = bytes;
-    offsets[i] = std::size_t(i) * bytes;
-  }
+  const detail::Blocks b = detail::equal_blocks(s, n, bytes);
   if (s.comm().is_inter()) {
-    inter(s, sendbuf, bytes, out, sizes, offsets);
+    inter(s, sendbuf, bytes, out, b.sizes, b.offsets);
     return;
   }
   s.copy(sendbuf, out + std::size_t(s.rank()) * bytes, bytes);
-  ring(s, out, sizes, offsets);
+  ring(s, out, b.sizes, b.offsets);
 }
 
 void allgatherv(Schedule& s, const void* sendbuf, std::size_t sendbytes, void* recvbuf, const std::size_t* recvbytes,

@@ -2,7 +2,6 @@
 // subtree's blocks), the root talking to every rank directly for large blocks and for the v forms.
 // Intercommunicators: the root exchanges with every rank of the remote group directly.
 #include <algorithm>
-#include <vector>
 
 #include "coll/collectives.hpp"
 #include "coll/group.hpp"
@@ -119,9 +118,8 @@ void gather_group(const Group& g, const void* sendbuf, void* recvbuf, std::size_
     gather_binomial(g, sendbuf, recvbuf, bytes, root);
     return;
   }
-  std::vector<std::size_t> sizes(std::size_t(g.n), bytes), offsets(std::size_t(g.n));
-  for (int i = 0; i < g.n; ++i) offsets[std::size_t(i)] = std::size_t(i) * bytes;
-  gatherv_linear(g, sendbuf, bytes, recvbuf, sizes.data(), offsets.data(), root);
+  const Blocks b = equal_blocks(g.s, g.n, bytes);
+  gatherv_linear(g, sendbuf, bytes, recvbuf, b.sizes, b.offsets, root);
 }
 
 }  // namespace detail
@@ -137,12 +135,6 @@ void inter_root(Schedule& s, bool is_send, void* buf, const std::size_t* bytes, 
   }
 }
 
-void uniform(int n, std::size_t bytes, std::vector<std::size_t>& sizes, std::vector<std::size_t>& offsets) {
-  sizes.assign(static_cast<std::size_t>(n), bytes);
-  offsets.resize(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) offsets[std::size_t(i)] = std::size_t(i) * bytes;
-}
-
 }  // namespace
 
 void gather(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t bytes, int root) {
@@ -150,9 +142,8 @@ void gather(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t bytes, 
     detail::gather_group(detail::whole(s), sendbuf, recvbuf, bytes, root);
     return;
   }
-  std::vector<std::size_t> sizes, offsets;
-  uniform(s.comm().remote_size(), bytes, sizes, offsets);
-  gatherv(s, sendbuf, bytes, recvbuf, sizes.data(), offsets.data(), root);
+  const detail::Blocks b = detail::equal_blocks(s, s.comm().remote_size(), bytes);
+  gatherv(s, sendbuf, bytes, recvbuf, b.sizes, b.offsets, root);
 }
 
 void scatter(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t bytes, int root) {
@@ -160,9 +151,8 @@ void scatter(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t bytes,
     detail::scatter_binomial(detail::whole(s), sendbuf, recvbuf, bytes, root);
     return;
   }
-  std::vector<std::size_t> sizes, offsets;
-  uniform(s.comm().remote_size(), bytes, sizes, offsets);
-  scatterv(s, sendbuf, sizes.data(), offsets.data(), recvbuf, bytes, root);
+  const detail::Blocks b = detail::equal_blocks(s, s.comm().remote_size(), bytes);
+  scatterv(s, sendbuf, b.sizes, b.offsets, recvbuf, bytes, root);
 }
 
 void gatherv(Schedule& s, const void* sendbuf, std::size_t sendbytes, void* recvbuf, const std::size_t* recvbytes,

@@ -24,6 +24,26 @@ inline int pof2_below(int n) {  // largest power of two <= n
   return p;
 }
 
+// Sizes and offsets of n blocks, in the schedule's scratch (a pooled schedule keeps it: nothing
+// allocated when the collective repeats), valid until the schedule finishes.
+struct Blocks {
+  std::size_t* sizes;
+  std::size_t* offsets;
+};
+inline Blocks blocks(Schedule& s, int n) {
+  const std::size_t len = std::size_t(n) * sizeof(std::size_t);
+  return {reinterpret_cast<std::size_t*>(s.scratch(len)), reinterpret_cast<std::size_t*>(s.scratch(len))};
+}
+// n blocks of `bytes` bytes one after the other.
+inline Blocks equal_blocks(Schedule& s, int n, std::size_t bytes) {
+  const Blocks b = blocks(s, n);
+  for (int i = 0; i < n; ++i) {
+    b.sizes[i] = bytes;
+    b.offsets[i] = std::size_t(i) * bytes;
+  }
+  return b;
+}
+
 // Group-level building blocks shared by the families (defined in their files).
 void barrier_group(const Group& g);
 void bcast_binomial(const Group& g, void* buf, std::size_t bytes, int root);

@@ -6,7 +6,6 @@
 // Order: every combination is `lower ranks (op) higher ranks`, i.e. op(in = lower, inout =
 // higher), so non-commutative operations get x0 op x1 op ... op x(n-1).
 #include <cstring>
-#include <vector>
 
 #include "coll/collectives.hpp"
 #include "coll/group.hpp"
@@ -127,7 +126,7 @@ void allreduce_rabenseifner(const Group& g, void* recvbuf, std::size_t count, co
   const int pof2 = core.pof2, newrank = core.newrank;
   if (newrank >= 0) {
     // Block i (of pof2) is elements [disp[i], disp[i+1]).
-    std::vector<std::size_t> disp(std::size_t(pof2) + 1);
+    auto* disp = reinterpret_cast<std::size_t*>(g.s.scratch((std::size_t(pof2) + 1) * sizeof(std::size_t)));
     for (int i = 0; i < pof2; ++i)
       disp[std::size_t(i) + 1] = disp[std::size_t(i)] + count / std::size_t(pof2) + (std::size_t(i) < count % std::size_t(pof2) ? 1 : 0);
     auto at = [&](std::byte* base, int block) { return base + disp[std::size_t(block)] * elem; };
@@ -208,7 +207,9 @@ void allreduce(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t coun
 
 void reduce_scatter(Schedule& s, const void* sendbuf, void* recvbuf, const std::size_t* counts, const Reducer& op) {
   const int n = s.size();
-  std::vector<std::size_t> bytes(static_cast<std::size_t>(n)), offsets(static_cast<std::size_t>(n));
+  const detail::Blocks b = detail::blocks(s, n);
+  std::size_t* const bytes = b.sizes;
+  std::size_t* const offsets = b.offsets;
   std::size_t total = 0;
   for (int i = 0; i < n; ++i) {
     offsets[std::size_t(i)] = total * op.elem;
@@ -229,7 +230,7 @@ void reduce_scatter(Schedule& s, const void* sendbuf, void* recvbuf, const std::
       s.round();
     }
   }
-  detail::scatterv_linear(g, full, bytes.data(), offsets.data(), recvbuf, bytes[std::size_t(s.rank())], 0);
+  detail::scatterv_linear(g, full, bytes, offsets, recvbuf, bytes[s.rank()], 0);
 }
 
 void scan(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t count, const Reducer& op, bool exclusive) {
