@@ -6,7 +6,10 @@
  *   - the same with MPI_Isend / MPI_Irecv and MPI_Waitall, MPI_Test loops, MPI_Sendrecv;
  *   - messages that arrive before their receive is posted (unexpected), 8 B;
  *   - MPI_Iprobe polls that find nothing (the progress poll), and MPI_Probe + MPI_Recv;
- *   - MPI_Allreduce, MPI_Barrier and MPI_Allgather of 8 B, MPI_Iallreduce and MPI_Ibarrier;
+ *   - a vector datatype, persistent requests, MPI_Ssend, 64 KiB and 1 MiB messages;
+ *   - MPI_Allreduce, MPI_Barrier, MPI_Allgather, MPI_Alltoall, MPI_Reduce_scatter_block, and
+ *     (each with a barrier) MPI_Gather, MPI_Scatter, MPI_Bcast and MPI_Reduce, of 4-8 B;
+ *     MPI_Iallreduce and MPI_Ibarrier;
  * and checks that the count is at most POOL_GROWTH for each (0 in most runs). Rank pairs 0-1,
  * 2-3, ...; an odd last rank pairs with itself. The counting hooks: the program's own malloc
  * family, forwarding to glibc's (the dynamic linker binds libmpi's calls to them); under
@@ -89,6 +92,7 @@ static void install_hooks(void) {}
 enum { ITERS = 2000, WARMUP = 200, POOL_GROWTH = 4 };
 static const int kSizes[] = {0, 8, 64, 1024};
 static char sbuf[1024], rbuf[1024];
+static char big_out[1 << 20], big_in[1 << 20];
 
 /* Runs `body` WARMUP times, then ITERS times while counting; checks the count. */
 #define NO_ALLOCATION(what, body)                                                                    \
@@ -172,6 +176,42 @@ int main(int argc, char **argv) {
             MPI_OK(MPI_Send(sbuf, 8, MPI_BYTE, peer, 6, MPI_COMM_WORLD));
         }
     });
+    // Other protocols: a derived datatype, persistent requests, a synchronous send, 64 KiB and
+    // 1 MiB (rendezvous: single copies on shm).
+    MPI_Datatype vec;
+    MPI_OK(MPI_Type_vector(4, 1, 2, MPI_INT, &vec));
+    MPI_OK(MPI_Type_commit(&vec));
+    NO_ALLOCATION("vector datatype (4 ints, stride 2) MPI_Isend/MPI_Irecv", {
+        MPI_Request r[2];
+        MPI_OK(MPI_Irecv(rbuf, 1, vec, peer, 7, MPI_COMM_WORLD, &r[0]));
+        MPI_OK(MPI_Isend(sbuf, 1, vec, peer, 7, MPI_COMM_WORLD, &r[1]));
+        MPI_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    });
+    MPI_OK(MPI_Type_free(&vec));
+    MPI_Request persistent[2];
+    MPI_OK(MPI_Recv_init(rbuf, 8, MPI_BYTE, peer, 8, MPI_COMM_WORLD, &persistent[0]));
+    MPI_OK(MPI_Send_init(sbuf, 8, MPI_BYTE, peer, 8, MPI_COMM_WORLD, &persistent[1]));
+    NO_ALLOCATION("persistent MPI_Startall/MPI_Waitall 8 B", {
+        MPI_OK(MPI_Startall(2, persistent));
+        MPI_OK(MPI_Waitall(2, persistent, MPI_STATUSES_IGNORE));
+    });
+    MPI_OK(MPI_Request_free(&persistent[0]));
+    MPI_OK(MPI_Request_free(&persistent[1]));
+    NO_ALLOCATION("MPI_Ssend 8 B", {
+        MPI_Request r;
+        MPI_OK(MPI_Irecv(rbuf, 8, MPI_BYTE, peer, 9, MPI_COMM_WORLD, &r));
+        MPI_OK(MPI_Ssend(sbuf, 8, MPI_BYTE, peer, 9, MPI_COMM_WORLD));
+        MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    });
+    for (int big = 65536; big <= (1 << 20); big *= 16) {
+        snprintf(what, sizeof what, "MPI_Isend/MPI_Irecv/MPI_Waitall %d B", big);
+        NO_ALLOCATION(what, {
+            MPI_Request r[2];
+            MPI_OK(MPI_Irecv(big_in, big, MPI_BYTE, peer, 10, MPI_COMM_WORLD, &r[0]));
+            MPI_OK(MPI_Isend(big_out, big, MPI_BYTE, peer, 10, MPI_COMM_WORLD, &r[1]));
+            MPI_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+        });
+    }
     NO_ALLOCATION("MPI_Iprobe finding nothing", {
         int flag = 1;
         MPI_OK(MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
@@ -196,6 +236,31 @@ int main(int argc, char **argv) {
         MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     });
     CHECK(y == mt_size, "MPI_Iallreduce gave %g", y);
+    int ints_out[64], ints_in[64];
+    for (int i = 0; i < 64; i++) ints_out[i] = i;
+    NO_ALLOCATION("MPI_Alltoall 4 B", {
+        MPI_OK(MPI_Alltoall(ints_out, 1, MPI_INT, ints_in, 1, MPI_INT, MPI_COMM_WORLD));
+    });
+    NO_ALLOCATION("MPI_Reduce_scatter_block 4 B", {
+        MPI_OK(MPI_Reduce_scatter_block(ints_out, ints_in, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    });
+    // Rooted ones with a barrier after each (else the ranks that only send run ahead).
+    NO_ALLOCATION("MPI_Gather 4 B, MPI_Barrier", {
+        MPI_OK(MPI_Gather(ints_out, 1, MPI_INT, ints_in, 1, MPI_INT, 0, MPI_COMM_WORLD));
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    });
+    NO_ALLOCATION("MPI_Scatter 4 B, MPI_Barrier", {
+        MPI_OK(MPI_Scatter(ints_out, 1, MPI_INT, ints_in, 1, MPI_INT, 0, MPI_COMM_WORLD));
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    });
+    NO_ALLOCATION("MPI_Bcast 8 B, MPI_Barrier", {
+        MPI_OK(MPI_Bcast(&x, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    });
+    NO_ALLOCATION("MPI_Reduce 8 B, MPI_Barrier", {
+        MPI_OK(MPI_Reduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    });
     NO_ALLOCATION("MPI_Ibarrier, MPI_Test loop", {
         MPI_Request r;
         int done = 0;
