@@ -74,6 +74,8 @@ void Schedule::reset(Engine* engine, const core::Communicator& comm, int tag) {
   transfers_.clear();
   steps_.clear();
   calls_.clear();
+  if (transfers_.capacity() > Engine::kKeptTransfersMax) std::vector<Transfer>().swap(transfers_);
+  if (steps_.capacity() > Engine::kKeptTransfersMax) std::vector<Step>().swap(steps_);
   // Scratch kept for the next use, up to Engine::kKeptScratchMax in all.
   std::size_t kept = 0;
   for (ScratchBlock& b : scratch_) {

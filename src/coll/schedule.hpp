@@ -182,9 +182,11 @@ class Engine {
   // Finished schedules kept for reuse.
   std::size_t pooled() const { return pool_.size(); }
   // Schedules the pool keeps at most (more finish at once only when that many ran at once); and
-  // scratch memory a kept schedule keeps at most.
+  // what a kept schedule keeps at most: bytes of scratch memory, transfers and steps (a schedule
+  // that held more gives its memory back; small collectives need far less).
   static constexpr std::size_t kPoolMax = 64;
-  static constexpr std::size_t kKeptScratchMax = std::size_t{1} << 20;
+  static constexpr std::size_t kKeptScratchMax = std::size_t{64} << 10;
+  static constexpr std::size_t kKeptTransfersMax = 256;
 
  private:
   friend class Schedule;

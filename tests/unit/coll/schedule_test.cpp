@@ -412,3 +412,52 @@ INSTANTIATE_TEST_SUITE_P(Coll, InterSizes, ::testing::Combine(::testing::Range(1
 
 }  // namespace
 }  // namespace railmpi::coll
+
+namespace railmpi::coll {
+namespace {
+
+// A schedule made new again (the engine's pool) runs a second collective right, on the memory of
+// the first: transfers and scratch blocks stay where they were.
+TEST(SchedulePool, ReusedScheduleRunsAgainOnItsMemory) {
+  for (int n : {2, 5, 8}) {
+    Procs p(n);
+    std::vector<Buf> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n), Buf(64));
+    for (int r = 0; r < n; ++r) in[std::size_t(r)] = data(r, 64);
+    p.run([&](int j, Schedule& s) { allreduce(s, in[std::size_t(j)].data(), out[std::size_t(j)].data(), 64, sum()); });
+    std::vector<const void*> transfers, scratch;
+    std::vector<Schedule*> ptrs;
+    for (int j = 0; j < n; ++j) {
+      Schedule& s = *p.scheds[std::size_t(j)];
+      ASSERT_TRUE(s.done());
+      transfers.push_back(Simulator::transfers_at(s));
+      scratch.push_back(Simulator::scratch_at(s, 0));
+      Simulator::reuse(s, p.comms[std::size_t(j)]);
+      EXPECT_FALSE(s.done());
+      for (int i = 0; i < 64; ++i) in[std::size_t(j)][std::size_t(i)] = val(j, i) * 2;
+      allreduce(s, in[std::size_t(j)].data(), out[std::size_t(j)].data(), 64, sum());
+      ptrs.push_back(&s);
+    }
+    ASSERT_EQ(Simulator::run(ptrs), "");
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < 64; ++i) ASSERT_EQ(out[std::size_t(j)][std::size_t(i)], 2 * sum_over(n, i)) << n << " " << j;
+      EXPECT_EQ(Simulator::transfers_at(*p.scheds[std::size_t(j)]), transfers[std::size_t(j)]);
+      EXPECT_EQ(Simulator::scratch_at(*p.scheds[std::size_t(j)], 0), scratch[std::size_t(j)]);
+    }
+  }
+}
+
+// Scratch memory handed out by a reused schedule is zeroed, as a new schedule's is.
+TEST(SchedulePool, ReusedScratchIsZeroed) {
+  Procs p(1);
+  auto own = std::make_unique<Schedule>(nullptr, p.comms[0]);
+  Schedule& s = *own;
+  std::byte* a = s.scratch(100);
+  std::memset(a, 0xab, 100);
+  Simulator::reuse(s, p.comms[0]);
+  std::byte* b = s.scratch(60);
+  EXPECT_EQ(a, b);
+  for (int i = 0; i < 60; ++i) ASSERT_EQ(b[i], std::byte{0});
+}
+
+}  // namespace
+}  // namespace railmpi::coll

@@ -75,6 +75,14 @@ class Simulator {
     }
   }
 
+  // Makes a finished schedule new again on `comm`, as the engine's pool does.
+  static void reuse(Schedule& s, const core::Communicator& comm) { s.reset(nullptr, comm, Schedule::next_tag(comm)); }
+  // Where its transfers and its scratch blocks are (a reused schedule keeps that memory).
+  static const void* transfers_at(const Schedule& s) { return s.transfers_.data(); }
+  static const void* scratch_at(const Schedule& s, std::size_t i) {
+    return i < s.scratch_.size() ? s.scratch_[i].bytes.get() : nullptr;
+  }
+
  private:
   static int tag(const Schedule& s, const Schedule::Transfer& t) { return t.local ? (s.tag_ | 0x10000000) : s.tag_; }
 };
