@@ -248,7 +248,6 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
   Bytes &sb = layout(0), &so = layout(1), &rb = layout(2), &ro = layout(3);
   sb.assign(un, 0), so.assign(un, 0), rb.assign(un, 0), ro.assign(un, 0);
   // A datatype per peer for alltoallw; one for every peer otherwise (nothing to allocate).
-  const std::size_t ntypes = kind == 2 ? un : 1;
   std::vector<MPI_Datatype> stypes_w, rtypes_w;
   std::vector<core::TypeInfo> sinfo_w, rinfo_w;
   MPI_Datatype one_type[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
@@ -267,9 +266,9 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
     for (int i = 0; i < n; ++i) {
       if (kind == 2)
         if (int e = check_dtype(k, (send ? sendtypes : recvtypes)[i], t, send ? "sendtypes[i]" : "recvtypes[i]")) return e;
-      const std::size_t ti = std::size_t(i) % ntypes;
-      types[ti] = kind == 2 ? (send ? sendtypes : recvtypes)[i] : (send ? sendtype : recvtype);
-      infos[ti] = t;
+      const std::size_t at = kind == 2 ? std::size_t(i) : 0;  // one entry for all peers but alltoallw
+      types[at] = kind == 2 ? (send ? sendtypes : recvtypes)[i] : (send ? sendtype : recvtype);
+      infos[at] = t;
       const int cnt = kind == 0 ? (send ? sendcount : recvcount) : (send ? sendcounts : recvcounts)[i];
       if (int e = check_cnt(k, cnt, send ? "sendcount" : "recvcount")) return e;
       bytes[std::size_t(i)] = t.size * std::size_t(cnt);

@@ -94,6 +94,14 @@ static const int kSizes[] = {0, 8, 64, 1024};
 static char sbuf[1024], rbuf[1024];
 static char big_out[1 << 20], big_in[1 << 20];
 
+/* Receives `count` of `type` from the partner into `in` while sending as much from `out`. */
+static void exchange(const void *out, void *in, int count, MPI_Datatype type, int peer, int tag) {
+    MPI_Request r[2];
+    MPI_OK(MPI_Irecv(in, count, type, peer, tag, MPI_COMM_WORLD, &r[0]));
+    MPI_OK(MPI_Isend(out, count, type, peer, tag, MPI_COMM_WORLD, &r[1]));
+    MPI_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+}
+
 /* Runs `body` WARMUP times, then ITERS times while counting; checks the count. */
 #define NO_ALLOCATION(what, body)                                                                    \
     do {                                                                                             \
@@ -139,12 +147,7 @@ int main(int argc, char **argv) {
             }
         });
         snprintf(what, sizeof what, "MPI_Isend/MPI_Irecv/MPI_Waitall %d B", n);
-        NO_ALLOCATION(what, {
-            MPI_Request r[2];
-            MPI_OK(MPI_Irecv(rbuf, n, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[0]));
-            MPI_OK(MPI_Isend(sbuf, n, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &r[1]));
-            MPI_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
-        });
+        NO_ALLOCATION(what, exchange(sbuf, rbuf, n, MPI_BYTE, peer, 2));
     }
     NO_ALLOCATION("MPI_Test loop, 8 B", {
         MPI_Request r[2];
@@ -181,12 +184,7 @@ int main(int argc, char **argv) {
     MPI_Datatype vec;
     MPI_OK(MPI_Type_vector(4, 1, 2, MPI_INT, &vec));
     MPI_OK(MPI_Type_commit(&vec));
-    NO_ALLOCATION("vector datatype (4 ints, stride 2) MPI_Isend/MPI_Irecv", {
-        MPI_Request r[2];
-        MPI_OK(MPI_Irecv(rbuf, 1, vec, peer, 7, MPI_COMM_WORLD, &r[0]));
-        MPI_OK(MPI_Isend(sbuf, 1, vec, peer, 7, MPI_COMM_WORLD, &r[1]));
-        MPI_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
-    });
+    NO_ALLOCATION("vector datatype (4 ints, stride 2) MPI_Isend/MPI_Irecv", exchange(sbuf, rbuf, 1, vec, peer, 7));
     MPI_OK(MPI_Type_free(&vec));
     MPI_Request persistent[2];
     MPI_OK(MPI_Recv_init(rbuf, 8, MPI_BYTE, peer, 8, MPI_COMM_WORLD, &persistent[0]));
@@ -205,12 +203,7 @@ int main(int argc, char **argv) {
     });
     for (int big = 65536; big <= (1 << 20); big *= 16) {
         snprintf(what, sizeof what, "MPI_Isend/MPI_Irecv/MPI_Waitall %d B", big);
-        NO_ALLOCATION(what, {
-            MPI_Request r[2];
-            MPI_OK(MPI_Irecv(big_in, big, MPI_BYTE, peer, 10, MPI_COMM_WORLD, &r[0]));
-            MPI_OK(MPI_Isend(big_out, big, MPI_BYTE, peer, 10, MPI_COMM_WORLD, &r[1]));
-            MPI_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
-        });
+        NO_ALLOCATION(what, exchange(big_out, big_in, big, MPI_BYTE, peer, 10));
     }
     NO_ALLOCATION("MPI_Iprobe finding nothing", {
         int flag = 1;
