@@ -78,12 +78,9 @@ void Schedule::reset(Engine* engine, const core::Communicator& comm, int tag) {
   if (steps_.capacity() > Engine::kKeptTransfersMax) std::vector<Step>().swap(steps_);
   // Scratch kept for the next use, up to Engine::kKeptScratchMax in all.
   std::size_t kept = 0;
-  for (ScratchBlock& b : scratch_) {
-    if (kept + b.size > Engine::kKeptScratchMax) {
-      b.bytes.reset();
-      b.size = 0;
-    }
-    kept += b.size;
+  for (base::ByteRoom& b : scratch_) {
+    if (kept + b.capacity() > Engine::kKeptScratchMax) b.release();
+    kept += b.capacity();
   }
   scratch_used_ = 0;
   current_ = 0;
@@ -96,14 +93,9 @@ int Schedule::next_tag(const core::Communicator& comm) { return static_cast<int>
 
 std::byte* Schedule::scratch(std::size_t bytes) {
   if (scratch_used_ == scratch_.size()) scratch_.emplace_back();
-  ScratchBlock& b = scratch_[scratch_used_++];
-  if (b.size < bytes || !b.bytes) {
-    b.bytes.reset();  // before the new block: the old one is not needed
-    b.bytes.reset(new std::byte[bytes ? bytes : 1]);
-    b.size = bytes ? bytes : 1;
-  }
-  std::memset(b.bytes.get(), 0, bytes);
-  return b.bytes.get();
+  std::byte* p = scratch_[scratch_used_++].at_least(bytes);
+  std::memset(p, 0, bytes);
+  return p;
 }
 
 void Schedule::open_round() {

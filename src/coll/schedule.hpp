@@ -21,6 +21,7 @@
 #include <span>
 #include <vector>
 
+#include "base/byte_room.hpp"
 #include "core/communicator.hpp"
 #include "core/datatype.hpp"
 #include "core/reduce_op.hpp"
@@ -123,11 +124,6 @@ class Schedule {
     std::size_t first_step = 0, steps = 0;
     bool posted = false;
   };
-  // A block of scratch memory, kept with its schedule in the engine's pool.
-  struct ScratchBlock {
-    std::unique_ptr<std::byte[]> bytes;
-    std::size_t size = 0;
-  };
   // Makes a pooled schedule new again (its containers keep their memory).
   void reset(Engine* engine, const core::Communicator& comm, int tag);
   void open_round();
@@ -150,7 +146,7 @@ class Schedule {
   std::vector<Transfer> transfers_;  // every round's; grows only while the schedule is built
   std::vector<Step> steps_;
   std::vector<std::function<void()>> calls_;  // bodies of local()
-  std::vector<ScratchBlock> scratch_;
+  std::vector<base::ByteRoom> scratch_;  // blocks kept with the schedule in the engine's pool
   std::size_t scratch_used_ = 0;  // blocks of scratch_ handed out
   std::size_t current_ = 0;
   int pending_ = 0;

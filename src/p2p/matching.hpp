@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/byte_room.hpp"
 #include "p2p/request.hpp"
 #include "p2p/wire_header.hpp"
 
@@ -29,21 +30,12 @@ struct Unexpected {
   std::size_t data_len = 0;   // rts: bytes of the sender layout at data (0: contiguous sender)
   // Room for a payload that inline_data cannot hold, kept when the entry goes back to the pool
   // (UnexpectedQueue::release()): a repeated unexpected message allocates nothing.
-  std::unique_ptr<std::byte[]> heap;
-  std::size_t heap_capacity = 0;
+  base::ByteRoom heap;
   alignas(16) std::byte inline_data[256];
 
   // Where this entry holds `n` bytes: inline_data, or the heap room, grown when too small (not
   // cleared).
-  std::byte* room_for(std::size_t n) {
-    if (n <= sizeof inline_data) return inline_data;
-    if (n > heap_capacity) {
-      heap.reset();  // before the new one: the old room is not needed
-      heap.reset(new std::byte[n]);
-      heap_capacity = n;
-    }
-    return heap.get();
-  }
+  std::byte* room_for(std::size_t n) { return n <= sizeof inline_data ? inline_data : heap.at_least(n); }
   Unexpected* next = nullptr;
   Unexpected* prev = nullptr;
 };
@@ -125,15 +117,12 @@ class UnexpectedQueue {
     }
     Unexpected* u = free_.back();
     free_.pop_back();
-    kept_room_ -= u->heap_capacity;
+    kept_room_ -= u->heap.capacity();
     return u;
   }
   void release(Unexpected* u) {
-    if (kept_room_ + u->heap_capacity > kKeptRoomMax) {
-      u->heap.reset();
-      u->heap_capacity = 0;
-    }
-    kept_room_ += u->heap_capacity;
+    if (kept_room_ + u->heap.capacity() > kKeptRoomMax) u->heap.release();
+    kept_room_ += u->heap.capacity();
     u->data = nullptr;
     free_.push_back(u);
   }

@@ -80,7 +80,7 @@ class Simulator {
   // Where its transfers and its scratch blocks are (a reused schedule keeps that memory).
   static const void* transfers_at(const Schedule& s) { return s.transfers_.data(); }
   static const void* scratch_at(const Schedule& s, std::size_t i) {
-    return i < s.scratch_.size() ? s.scratch_[i].bytes.get() : nullptr;
+    return i < s.scratch_.size() ? s.scratch_[i].data() : nullptr;
   }
 
  private:

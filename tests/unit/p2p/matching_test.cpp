@@ -96,11 +96,11 @@ TEST(UnexpectedQueue, PayloadRoomInlineThenHeap) {
   EXPECT_EQ(u->room_for(sizeof u->inline_data), u->inline_data);
   std::byte* big = u->room_for(sizeof u->inline_data + 1);
   EXPECT_NE(big, u->inline_data);
-  EXPECT_EQ(u->heap_capacity, sizeof u->inline_data + 1);
+  EXPECT_EQ(u->heap.capacity(), sizeof u->inline_data + 1);
   EXPECT_EQ(u->room_for(100), u->inline_data);  // small payloads stay inline
   EXPECT_EQ(u->room_for(sizeof u->inline_data + 1), big);  // the room is reused
   std::byte* bigger = u->room_for(4096);
-  EXPECT_EQ(u->heap_capacity, 4096u);
+  EXPECT_EQ(u->heap.capacity(), 4096u);
   bigger[4095] = std::byte{7};  // the whole room is there (AddressSanitizer checks)
 }
 
@@ -128,11 +128,11 @@ TEST(UnexpectedQueue, RoomBeyondTheLimitGoesBack) {
   }
   for (Unexpected* u : big) q.release(u);
   EXPECT_EQ(q.kept_room(), UnexpectedQueue::kKeptRoomMax);  // two halves kept
-  EXPECT_EQ(big[0]->heap_capacity, each);
-  EXPECT_EQ(big[1]->heap_capacity, each);
-  EXPECT_EQ(big[2]->heap_capacity, 0u);
-  EXPECT_EQ(big[2]->heap, nullptr);
-  EXPECT_EQ(big[3]->heap_capacity, 0u);
+  EXPECT_EQ(big[0]->heap.capacity(), each);
+  EXPECT_EQ(big[1]->heap.capacity(), each);
+  EXPECT_EQ(big[2]->heap.capacity(), 0u);
+  EXPECT_EQ(big[2]->heap.data(), nullptr);
+  EXPECT_EQ(big[3]->heap.capacity(), 0u);
   // Taken again, an entry's room no longer counts as kept.
   while (q.kept_room() > 0) q.allocate();
   EXPECT_EQ(q.kept_room(), 0u);
