@@ -5,6 +5,7 @@
 // may name kAnySource and/or kAnyTag; messages never carry wildcards.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,6 +39,7 @@ struct Unexpected {
   std::byte* room_for(std::size_t n) { return n <= sizeof inline_data ? inline_data : heap.at_least(n); }
   Unexpected* next = nullptr;
   Unexpected* prev = nullptr;
+  std::size_t slot = 0;  // its index in the UnexpectedQueue's storage
 };
 
 inline bool envelope_matches(int want_ctx, int want_src, int want_tag, int ctx, int src, int tag) {
@@ -92,14 +94,15 @@ class UnexpectedQueue {
  public:
   // Entries pooled from the start: a few messages unexpected at once take none from the heap.
   static constexpr std::size_t kPooledAtStart = 16;
+  // Free entries the pool keeps at most (about 0.4 MB): entries a larger burst of unexpected
+  // messages took (senders may run ahead of their receivers as far as memory allows) go back to
+  // the allocator as they are released, so a burst does not hold its memory until MPI_Finalize.
+  static constexpr std::size_t kPooledMost = 1024;
 
   UnexpectedQueue() {
     storage_.reserve(kPooledAtStart);
     free_.reserve(kPooledAtStart);
-    for (std::size_t i = 0; i < kPooledAtStart; ++i) {
-      storage_.push_back(std::make_unique<Unexpected>());
-      free_.push_back(storage_.back().get());
-    }
+    for (std::size_t i = 0; i < kPooledAtStart; ++i) free_.push_back(make_entry());
   }
   UnexpectedQueue(const UnexpectedQueue&) = delete;
   UnexpectedQueue& operator=(const UnexpectedQueue&) = delete;
@@ -111,9 +114,9 @@ class UnexpectedQueue {
   // A fresh entry from the pool (allocates only when the pool is empty).
   Unexpected* allocate() {
     if (free_.empty()) {
-      storage_.push_back(std::make_unique<Unexpected>());
-      free_.reserve(storage_.capacity());  // release() then never allocates
-      return storage_.back().get();
+      Unexpected* u = make_entry();
+      free_.reserve(std::min(storage_.capacity(), kPooledMost));  // release() then never allocates
+      return u;
     }
     Unexpected* u = free_.back();
     free_.pop_back();
@@ -121,6 +124,10 @@ class UnexpectedQueue {
     return u;
   }
   void release(Unexpected* u) {
+    if (free_.size() >= kPooledMost) {
+      drop_entry(u);
+      return;
+    }
     if (kept_room_ + u->heap.capacity() > kKeptRoomMax) u->heap.release();
     kept_room_ += u->heap.capacity();
     u->data = nullptr;
@@ -128,6 +135,10 @@ class UnexpectedQueue {
   }
   // Heap room the pooled entries keep now.
   std::size_t kept_room() const { return kept_room_; }
+  // Entries that exist now: queued, taken and pooled.
+  std::size_t entries() const { return storage_.size(); }
+  // Entries pooled now.
+  std::size_t pooled() const { return free_.size(); }
 
   void push(Unexpected& u) {
     u.next = nullptr;
@@ -151,6 +162,21 @@ class UnexpectedQueue {
   std::size_t size() const { return count_; }
 
  private:
+  Unexpected* make_entry() {
+    storage_.push_back(std::make_unique<Unexpected>());
+    storage_.back()->slot = storage_.size() - 1;
+    return storage_.back().get();
+  }
+  // Frees `u`: the last entry of the storage takes its slot.
+  void drop_entry(Unexpected* u) {
+    const std::size_t slot = u->slot;
+    std::swap(storage_[slot], storage_.back());
+    storage_[slot]->slot = slot;
+    storage_.pop_back();
+    // The pointers' block too, once a burst has gone (a million entries' pointers are 8 MB).
+    if (storage_.capacity() > 4 * kPooledMost && storage_.size() < storage_.capacity() / 4) storage_.shrink_to_fit();
+  }
+
   Unexpected* head_ = nullptr;
   Unexpected* tail_ = nullptr;
   std::size_t count_ = 0;

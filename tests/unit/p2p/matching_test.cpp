@@ -137,3 +137,57 @@ TEST(UnexpectedQueue, RoomBeyondTheLimitGoesBack) {
   while (q.kept_room() > 0) q.allocate();
   EXPECT_EQ(q.kept_room(), 0u);
 }
+
+TEST(UnexpectedQueue, EntriesOfABurstBeyondThePoolGoBack) {
+  UnexpectedQueue q;
+  const std::size_t burst = 3 * UnexpectedQueue::kPooledMost;
+  std::vector<Unexpected*> all;
+  for (std::size_t i = 0; i < burst; ++i) {
+    Unexpected* u = q.allocate();
+    u->context = 1; u->source = 0; u->tag = int(i);
+    q.push(*u);
+    all.push_back(u);
+  }
+  EXPECT_EQ(q.entries(), burst);
+  EXPECT_EQ(q.pooled(), 0u);
+  // Received in order: every entry stays valid until its own release (the storage moves entries'
+  // owners, never the entries).
+  for (std::size_t i = 0; i < burst; ++i) {
+    Unexpected* u = q.find(1, 0, kAnyTag);
+    ASSERT_EQ(u, all[i]);
+    EXPECT_EQ(u->tag, int(i));
+    q.remove(*u);
+    q.release(u);
+  }
+  EXPECT_EQ(q.size(), 0u);
+  EXPECT_EQ(q.pooled(), UnexpectedQueue::kPooledMost);
+  EXPECT_EQ(q.entries(), UnexpectedQueue::kPooledMost);
+  // Released out of order too, with some still queued.
+  all.clear();
+  for (std::size_t i = 0; i < burst; ++i) {
+    Unexpected* u = q.allocate();
+    u->context = 2; u->source = int(i % 5); u->tag = int(i);
+    q.push(*u);
+    all.push_back(u);
+  }
+  for (int src = 4; src >= 1; --src) {
+    while (Unexpected* u = q.find(2, src, kAnyTag)) {
+      EXPECT_EQ(u->source, src);
+      q.remove(*u);
+      q.release(u);
+    }
+  }
+  EXPECT_EQ(q.size(), (burst + 4) / 5);
+  for (std::size_t i = 0; i < burst; i += 5) {  // source 0's messages, untouched and in order
+    Unexpected* u = q.find(2, 0, kAnyTag);
+    ASSERT_EQ(u, all[i]);
+    EXPECT_EQ(u->tag, int(i));
+    q.remove(*u);
+    q.release(u);
+  }
+  EXPECT_EQ(q.entries(), UnexpectedQueue::kPooledMost);
+  // The pool serves the next burst up to its size without allocating.
+  Unexpected* again = q.allocate();
+  EXPECT_EQ(q.pooled(), UnexpectedQueue::kPooledMost - 1);
+  q.release(again);
+}
