@@ -105,16 +105,19 @@ inline std::byte* at(const void* buf, const core::TypeInfo& ti) {
 enum class Dir { in, out, inout };
 
 // Contiguous views of the user buffers of one schedule: the buffer itself for contiguous
-// datatypes, else scratch memory packed now (in) and/or unpacked when the schedule ends (out).
+// datatypes, else scratch memory packed now (in) and/or unpacked by the schedule's last steps
+// (out). Allocates nothing beyond the schedule's scratch and steps (kept by its pool).
 class Staging {
  public:
-  explicit Staging(coll::Schedule& s) : s_(s) {}
+  explicit Staging(coll::Schedule& s) : s_(s) { outs_.clear(); }
 
   // `count` elements of `type` at buf.
   std::byte* region(const void* buf, std::size_t count, MPI_Datatype type, const core::TypeInfo& ti, Dir dir) {
     if (ti.contiguous || !buf) return buf ? at(buf, ti) : nullptr;
-    Bytes bytes{count * ti.size}, offs{0};
-    return blocks(buf, bytes, offs, &type, &ti, false, dir);
+    const std::size_t bytes = count * ti.size;
+    std::byte* flat = s_.scratch(bytes);
+    stage(static_cast<std::byte*>(const_cast<void*>(buf)), flat, bytes, type, ti, dir);
+    return flat;
   }
 
   // Blocks of bytes[i] bytes at byte offsets offs[i] (typed layout, without true_lb) from buf,
@@ -131,36 +134,37 @@ class Staging {
       for (std::size_t i = 0; i < n; ++i) offs[i] += std::size_t(infos[per_block ? i : 0].true_lb);
       return b;
     }
-    Bytes packed(n);
     std::size_t total = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      packed[i] = total;
-      total += bytes[i];
-    }
+    for (std::size_t i = 0; i < n; ++i) total += bytes[i];
     std::byte* t = s_.scratch(total);
+    std::size_t packed = 0;  // block i's offset in the scratch
     for (std::size_t i = 0; i < n; ++i) {
-      const core::TypeInfo& ti = infos[per_block ? i : 0];
-      const MPI_Datatype type = types[per_block ? i : 0];
-      const std::size_t count = ti.size ? bytes[i] / ti.size : 0;
-      std::byte* typed = b + offs[i];
-      std::byte* flat = t + packed[i];
-      const std::size_t len = bytes[i];
-      if (dir != Dir::out && count) core::pack(instance().types, typed, count, type, flat);
-      if (dir != Dir::in && count) finals_.push_back([=] { core::unpack(instance().types, flat, len, count, type, typed); });
+      const std::size_t j = per_block ? i : 0;
+      stage(b + offs[i], t + packed, bytes[i], types[j], infos[j], dir);
+      offs[i] = packed;
+      packed += bytes[i];
     }
-    offs = packed;
     return t;
   }
 
-  // Unpacks the outputs after the collective's last round.
+  // Puts the unpacks of the outputs after the collective's last round.
   void finish() {
-    for (auto& f : finals_) s_.local(std::move(f));
-    finals_.clear();
+    for (const Instance::StagedOutput& o : outs_) s_.unpack(instance().types, o.type, o.flat, o.bytes, o.count, o.typed);
+    outs_.clear();
   }
 
  private:
+  // `bytes` of `type` at typed, staged at flat: packed now (in), unpacked at finish() (out).
+  void stage(std::byte* typed, std::byte* flat, std::size_t bytes, MPI_Datatype type, const core::TypeInfo& ti,
+             Dir dir) {
+    const std::size_t count = ti.size ? bytes / ti.size : 0;
+    if (count == 0) return;
+    if (dir != Dir::out) core::pack(instance().types, typed, count, type, flat);
+    if (dir != Dir::in) outs_.push_back(Instance::StagedOutput{typed, flat, bytes, count, type});
+  }
   coll::Schedule& s_;
-  std::vector<std::function<void()>> finals_;
+  // The outputs staged so far: the runtime object's, kept between calls (one Staging at a time).
+  std::vector<Instance::StagedOutput>& outs_ = instance().coll_staged_outputs;
 };
 
 // Reducer for (op, type); MPI_ERR_OP when the op is invalid or not defined on the type (the

@@ -33,11 +33,11 @@ coll::NodeCollectives::Result node_bcast(const Call& k, void* buf, int count, MP
   const std::size_t bytes = ti.size * std::size_t(count);
   if (ti.contiguous || !buf) return node.bcast(*k.c, buf ? at(buf, ti) : nullptr, bytes, root);
   if (bytes > node.limit()) return Result::not_taken;
-  std::vector<std::byte> packed(bytes);
-  if (k.c->rank == root) core::pack(instance().types, buf, std::size_t(count), type, packed.data());
-  const Result r = node.bcast(*k.c, packed.data(), bytes, root);
+  std::byte* packed = instance().coll_node_packed.at_least(bytes);
+  if (k.c->rank == root) core::pack(instance().types, buf, std::size_t(count), type, packed);
+  const Result r = node.bcast(*k.c, packed, bytes, root);
   if (r != Result::not_taken && k.c->rank != root)
-    core::unpack(instance().types, packed.data(), bytes, std::size_t(count), type, buf);
+    core::unpack(instance().types, packed, bytes, std::size_t(count), type, buf);
   return r;
 }
 
@@ -247,16 +247,19 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
   const auto un = static_cast<std::size_t>(n);
   Bytes &sb = layout(0), &so = layout(1), &rb = layout(2), &ro = layout(3);
   sb.assign(un, 0), so.assign(un, 0), rb.assign(un, 0), ro.assign(un, 0);
-  // A datatype per peer for alltoallw; one for every peer otherwise (nothing to allocate).
-  std::vector<MPI_Datatype> stypes_w, rtypes_w;
-  std::vector<core::TypeInfo> sinfo_w, rinfo_w;
+  // A datatype per peer for alltoallw (the runtime object's vectors, kept from call to call);
+  // one for every peer otherwise.
   MPI_Datatype one_type[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
   core::TypeInfo one_info[2] = {};
-  if (kind == 2) stypes_w.resize(un), rtypes_w.resize(un), sinfo_w.resize(un), rinfo_w.resize(un);
-  MPI_Datatype* stypes = kind == 2 ? stypes_w.data() : &one_type[0];
-  MPI_Datatype* rtypes = kind == 2 ? rtypes_w.data() : &one_type[1];
-  core::TypeInfo* sinfo = kind == 2 ? sinfo_w.data() : &one_info[0];
-  core::TypeInfo* rinfo = kind == 2 ? rinfo_w.data() : &one_info[1];
+  Instance& inst = instance();
+  if (kind == 2) {
+    for (auto& v : inst.coll_peer_types) v.resize(un);
+    for (auto& v : inst.coll_peer_type_infos) v.resize(un);
+  }
+  MPI_Datatype* rtypes = kind == 2 ? inst.coll_peer_types[0].data() : &one_type[0];
+  MPI_Datatype* stypes = kind == 2 ? inst.coll_peer_types[1].data() : &one_type[1];
+  core::TypeInfo* rinfo = kind == 2 ? inst.coll_peer_type_infos[0].data() : &one_info[0];
+  core::TypeInfo* sinfo = kind == 2 ? inst.coll_peer_type_infos[1].data() : &one_info[1];
   auto side = [&](bool send, Bytes& bytes, Bytes& offs, MPI_Datatype* types, core::TypeInfo* infos,
                   const void* buf) -> int {
     core::TypeInfo t{};

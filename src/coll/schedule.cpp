@@ -158,6 +158,19 @@ void Schedule::copy(const void* src, void* dst, std::size_t bytes) {
   st.count = bytes;
 }
 
+void Schedule::unpack(const core::dtype::TypeTable& types, int type, const std::byte* flat, std::size_t bytes,
+                      std::size_t count, void* typed) {
+  if (count == 0) return;
+  Step& st = add_step();
+  st.kind = Step::Kind::unpack;
+  st.red.types = &types;
+  st.red.datatype = type;
+  st.in = flat;
+  st.inout = typed;
+  st.count = count;
+  st.bytes = bytes;
+}
+
 void Schedule::local(std::function<void()> fn) {
   Step& st = add_step();
   st.kind = Step::Kind::call;
@@ -175,6 +188,9 @@ void Schedule::run_steps(const Round& r) {
     switch (st.kind) {
     case Step::Kind::reduce: st.red(st.in, st.inout, st.count); break;
     case Step::Kind::copy: std::memmove(st.inout, st.in, st.count); break;
+    case Step::Kind::unpack:
+      core::unpack(*st.red.types, static_cast<const std::byte*>(st.in), st.bytes, st.count, st.red.datatype, st.inout);
+      break;
     case Step::Kind::call: calls_[st.count](); break;
     }
   }

@@ -86,6 +86,10 @@ class Schedule {
   // Local steps, run after the transfers of their round.
   void reduce(const Reducer& r, const void* in, void* inout, std::size_t count);
   void copy(const void* src, void* dst, std::size_t bytes);
+  // Unpacks `count` elements of `type` (a datatype of `types`) from `bytes` packed bytes at
+  // `flat` into `typed` (a staged non-contiguous output, see api::collective::Staging).
+  void unpack(const core::dtype::TypeTable& types, int type, const std::byte* flat, std::size_t bytes,
+              std::size_t count, void* typed);
   void local(std::function<void()> fn);
   // Ends the current round: later transfers start once it completed.
   void round();
@@ -109,13 +113,14 @@ class Schedule {
     bool local = false;
     Schedule* owner = nullptr;
   };
-  // A local step: a reduction or a copy held as data, or a call of calls_[call].
+  // A local step: a reduction, a copy or an unpack held as data, or a call of calls_[call].
   struct Step {
-    enum class Kind : std::uint8_t { reduce, copy, call } kind = Kind::copy;
-    Reducer red;
+    enum class Kind : std::uint8_t { reduce, copy, unpack, call } kind = Kind::copy;
+    Reducer red;  // reduce; unpack: its types and datatype
     const void* in = nullptr;
     void* inout = nullptr;
-    std::size_t count = 0;  // reduce: elements; copy: bytes; call: the index in calls_
+    std::size_t count = 0;  // reduce, unpack: elements; copy: bytes; call: the index in calls_
+    std::size_t bytes = 0;  // unpack: packed bytes at `in`
   };
   // A round: its transfers and steps are the ranges [first, first + n) of transfers_ and steps_
   // (transfers and steps are only ever added to the last round).

@@ -254,6 +254,41 @@ int main(int argc, char **argv) {
         MPI_OK(MPI_Reduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
         MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
     });
+    // Non-contiguous datatypes, staged through the schedules' scratch (or packed for the node's
+    // region), and MPI_Alltoallw's datatypes per peer.
+    MPI_Datatype pair;  // 2 ints, 1 apart: extent 3 ints
+    MPI_OK(MPI_Type_vector(2, 1, 2, MPI_INT, &pair));
+    MPI_OK(MPI_Type_commit(&pair));
+    int strided_out[4 * 64], strided_in[4 * 64];
+    for (int i = 0; i < 4 * 64; i++) strided_out[i] = 10 * me + i;
+    NO_ALLOCATION("MPI_Bcast of a vector datatype, MPI_Barrier", {
+        memset(strided_in, 0, sizeof strided_in);
+        if (me == 0) memcpy(strided_in, strided_out, sizeof strided_out);
+        MPI_OK(MPI_Bcast(strided_in, 1, pair, 0, MPI_COMM_WORLD));
+        MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    });
+    CHECK(strided_in[0] == 0 && strided_in[1] == (me == 0 ? 1 : 0) && strided_in[2] == 2,
+          "MPI_Bcast of a vector datatype gave %d %d %d", strided_in[0], strided_in[1], strided_in[2]);
+    NO_ALLOCATION("MPI_Allgather of a vector datatype", {
+        MPI_OK(MPI_Allgather(strided_out, 1, pair, strided_in, 1, pair, MPI_COMM_WORLD));
+    });
+    for (int i = 0; i < mt_size; i++)
+        CHECK(strided_in[3 * i] == 10 * i && strided_in[3 * i + 2] == 10 * i + 2,
+              "MPI_Allgather of a vector datatype: block %d is %d %d", i, strided_in[3 * i], strided_in[3 * i + 2]);
+    int counts[64], displs[64], pair_counts[64];
+    MPI_Datatype pairs[64], ints[64];
+    for (int i = 0; i < mt_size; i++) {
+        counts[i] = 2, pair_counts[i] = 1, displs[i] = 4 * i * (int)sizeof(int);
+        pairs[i] = pair, ints[i] = MPI_INT;
+    }
+    NO_ALLOCATION("MPI_Alltoallw, a vector datatype to 2 ints", {
+        MPI_OK(MPI_Alltoallw(strided_out, pair_counts, displs, pairs, strided_in, counts, displs, ints,
+                             MPI_COMM_WORLD));
+    });
+    for (int i = 0; i < mt_size; i++)
+        CHECK(strided_in[4 * i] == 10 * i + 4 * me && strided_in[4 * i + 1] == 10 * i + 4 * me + 2,
+              "MPI_Alltoallw: block %d is %d %d", i, strided_in[4 * i], strided_in[4 * i + 1]);
+    MPI_OK(MPI_Type_free(&pair));
     NO_ALLOCATION("MPI_Ibarrier, MPI_Test loop", {
         MPI_Request r;
         int done = 0;
