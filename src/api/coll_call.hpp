@@ -17,11 +17,10 @@ namespace railmpi::api::collective {
 
 using Bytes = std::vector<std::size_t>;
 
-// Vector `i` (0-3) for block sizes or offsets of the call being set up, empty: the runtime
-// object's, its memory kept for the next call (Instance::coll_layouts). Two of one call must
-// differ.
+// Vector `i` (0-3) for block sizes or offsets of the call being set up, empty: its memory kept
+// for the next call (CollCallRoom::layouts). Two of one call must differ.
 inline Bytes& layout(std::size_t i) {
-  Bytes& v = instance().coll_layouts[i];
+  Bytes& v = instance().coll_room.layouts[i];
   v.clear();
   return v;
 }
@@ -149,7 +148,7 @@ class Staging {
 
   // Puts the unpacks of the outputs after the collective's last round.
   void finish() {
-    for (const Instance::StagedOutput& o : outs_) s_.unpack(instance().types, o.type, o.flat, o.bytes, o.count, o.typed);
+    for (const CollCallRoom::StagedOutput& o : outs_) s_.unpack(instance().types, o.type, o.flat, o.bytes, o.count, o.typed);
     outs_.clear();
   }
 
@@ -160,11 +159,11 @@ class Staging {
     const std::size_t count = ti.size ? bytes / ti.size : 0;
     if (count == 0) return;
     if (dir != Dir::out) core::pack(instance().types, typed, count, type, flat);
-    if (dir != Dir::in) outs_.push_back(Instance::StagedOutput{typed, flat, bytes, count, type});
+    if (dir != Dir::in) outs_.push_back(CollCallRoom::StagedOutput{typed, flat, bytes, count, type});
   }
   coll::Schedule& s_;
-  // The outputs staged so far: the runtime object's, kept between calls (one Staging at a time).
-  std::vector<Instance::StagedOutput>& outs_ = instance().coll_staged_outputs;
+  // The outputs staged so far (kept between calls in CollCallRoom; one Staging at a time).
+  std::vector<CollCallRoom::StagedOutput>& outs_ = instance().coll_room.staged_outputs;
 };
 
 // Reducer for (op, type); MPI_ERR_OP when the op is invalid or not defined on the type (the

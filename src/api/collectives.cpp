@@ -33,7 +33,7 @@ coll::NodeCollectives::Result node_bcast(const Call& k, void* buf, int count, MP
   const std::size_t bytes = ti.size * std::size_t(count);
   if (ti.contiguous || !buf) return node.bcast(*k.c, buf ? at(buf, ti) : nullptr, bytes, root);
   if (bytes > node.limit()) return Result::not_taken;
-  std::byte* packed = instance().coll_node_packed.at_least(bytes);
+  std::byte* packed = instance().coll_room.node_packed.at_least(bytes);
   if (k.c->rank == root) core::pack(instance().types, buf, std::size_t(count), type, packed);
   const Result r = node.bcast(*k.c, packed, bytes, root);
   if (r != Result::not_taken && k.c->rank != root)
@@ -247,19 +247,19 @@ int alltoall(Call k, const void* sendbuf, const int* sendcounts, const int* sdis
   const auto un = static_cast<std::size_t>(n);
   Bytes &sb = layout(0), &so = layout(1), &rb = layout(2), &ro = layout(3);
   sb.assign(un, 0), so.assign(un, 0), rb.assign(un, 0), ro.assign(un, 0);
-  // A datatype per peer for alltoallw (the runtime object's vectors, kept from call to call);
-  // one for every peer otherwise.
+  // A datatype per peer for alltoallw (kept from call to call in CollCallRoom); one for every
+  // peer otherwise.
   MPI_Datatype one_type[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
   core::TypeInfo one_info[2] = {};
-  Instance& inst = instance();
+  CollCallRoom& room = instance().coll_room;
   if (kind == 2) {
-    for (auto& v : inst.coll_peer_types) v.resize(un);
-    for (auto& v : inst.coll_peer_type_infos) v.resize(un);
+    for (auto& v : room.peer_types) v.resize(un);
+    for (auto& v : room.peer_type_infos) v.resize(un);
   }
-  MPI_Datatype* rtypes = kind == 2 ? inst.coll_peer_types[0].data() : &one_type[0];
-  MPI_Datatype* stypes = kind == 2 ? inst.coll_peer_types[1].data() : &one_type[1];
-  core::TypeInfo* rinfo = kind == 2 ? inst.coll_peer_type_infos[0].data() : &one_info[0];
-  core::TypeInfo* sinfo = kind == 2 ? inst.coll_peer_type_infos[1].data() : &one_info[1];
+  MPI_Datatype* rtypes = kind == 2 ? room.peer_types[0].data() : &one_type[0];
+  MPI_Datatype* stypes = kind == 2 ? room.peer_types[1].data() : &one_type[1];
+  core::TypeInfo* rinfo = kind == 2 ? room.peer_type_infos[0].data() : &one_info[0];
+  core::TypeInfo* sinfo = kind == 2 ? room.peer_type_infos[1].data() : &one_info[1];
   auto side = [&](bool send, Bytes& bytes, Bytes& offs, MPI_Datatype* types, core::TypeInfo* infos,
                   const void* buf) -> int {
     core::TypeInfo t{};

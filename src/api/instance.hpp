@@ -11,7 +11,7 @@
 #include "mpi.h"
 
 #include "api/bsend_buffer.hpp"
-#include "base/byte_room.hpp"
+#include "api/coll_call_room.hpp"
 #include "base/settings.hpp"
 #include "coll/node_collectives.hpp"
 #include "coll/schedule.hpp"
@@ -59,24 +59,7 @@ struct Instance {
   static constexpr int kFirstUserError = 0x40000000;  // above MPI_ERR_LASTCODE (as MPICH)
   std::vector<MPI_Comm_errhandler_function*> user_errhandlers;  // handle index -> function
   BsendBuffer bsend;
-  // Block sizes and offsets of the collective call being set up (api/coll_call.hpp), kept from
-  // call to call so that a repeated collective allocates nothing: one MPI call runs at a time
-  // (MPI_THREAD_SERIALIZED at most), and schedules copy what they need of them.
-  std::array<std::vector<std::size_t>, 4> coll_layouts;
-  // MPI_Alltoallw's datatypes per peer, receive side [0] and send side [1], likewise kept.
-  std::array<std::vector<MPI_Datatype>, 2> coll_peer_types;
-  std::array<std::vector<core::TypeInfo>, 2> coll_peer_type_infos;
-  // Outputs of the collective call being set up that it stages through scratch memory, unpacked
-  // by its schedule's last steps (api::collective::Staging), likewise kept.
-  struct StagedOutput {
-    std::byte* typed;
-    const std::byte* flat;
-    std::size_t bytes, count;
-    MPI_Datatype type;
-  };
-  std::vector<StagedOutput> coll_staged_outputs;
-  // A non-contiguous bcast's packed bytes on the node's shared region (at most its limit), kept.
-  base::ByteRoom coll_node_packed;
+  CollCallRoom coll_room;  // the collective call being set up (api/coll_call_room.hpp)
   int thread_level = MPI_THREAD_SINGLE;
   std::thread::id main_thread;
   double wtime_origin = 0;

@@ -11,28 +11,23 @@ using namespace railmpi::api::collective;
 
 namespace {
 
-struct Neighbors {
-  std::vector<int> sources, destinations;
-};
+// The call's neighbors and sides live in the runtime object's CollCallRoom, kept from call to
+// call: a repeated neighborhood collective allocates nothing.
+using Side = NeighborSide;
 
-int topology(Call& k, Neighbors& n) {
+// Sets up `n` for the call: its neighbors, and sides with nothing in them.
+int topology(Call& k, CollCallRoom& n) {
   if (int e = begin(k)) return e;
   if (k.c->is_inter())
     return raise_error(k.comm, MPI_ERR_COMM, k.name, "comm=0x%x is an intercommunicator", unsigned(k.comm));
+  for (Side* side : {&n.send, &n.recv}) {
+    side->buf = nullptr;
+    side->per_block = false;
+  }
   if (!core::neighbors(*k.c, n.sources, n.destinations))
     return raise_error(k.comm, MPI_ERR_TOPOLOGY, k.name, "comm=0x%x has no process topology", unsigned(k.comm));
   return MPI_SUCCESS;
 }
-
-// How one side (send or receive) lays out its blocks: per neighbor a byte count and a typed byte
-// offset, with one datatype for all blocks or one per block (alltoallw).
-struct Side {
-  const void* buf = nullptr;
-  Bytes bytes, offsets;
-  std::vector<MPI_Datatype> types;
-  std::vector<core::TypeInfo> infos;
-  bool per_block = false;
-};
 
 int check_counts(const Call& k, const int* counts, std::size_t n, const char* what) {
   if (n && !counts) return raise_error(k.comm, MPI_ERR_ARG, k.name, "%s is NULL", what);
@@ -46,7 +41,7 @@ int check_counts(const Call& k, const int* counts, std::size_t n, const char* wh
 int uniform(const Call& k, Side& side, const void* buf, int count, MPI_Datatype type, std::size_t n,
             std::size_t stride, const char* what) {
   if (int e = check_cnt(k, count, what)) return e;
-  side.types = {type};
+  side.types.assign(1, type);
   side.infos.resize(1);
   if (int e = check_dtype(k, type, side.infos[0])) return e;
   const std::size_t bytes = std::size_t(count) * side.infos[0].size;
@@ -64,7 +59,7 @@ int varying(const Call& k, Side& side, const void* buf, const int* counts, const
             std::size_t n, const char* what) {
   if (n && !counts) return raise_error(k.comm, MPI_ERR_ARG, k.name, "%s is NULL", what);
   if (n && !displs) return raise_error(k.comm, MPI_ERR_ARG, k.name, "displacements of %s are NULL", what);
-  side.types = {type};
+  side.types.assign(1, type);
   side.infos.resize(1);
   if (int e = check_dtype(k, type, side.infos[0])) return e;
   side.buf = buf;
@@ -94,7 +89,8 @@ int typed(const Call& k, Side& side, const void* buf, const int* counts, const M
   return check_buf(k, buf, total, what);
 }
 
-int run(const Call& k, const Neighbors& n, Side& send, Side& recv, MPI_Request* req) {
+int run(const Call& k, CollCallRoom& n, MPI_Request* req) {
+  Side &send = n.send, &recv = n.recv;
   if (int e = check_request(k, req, req != nullptr)) return e;
   auto s = schedule(k);
   Staging staging(*s);
@@ -114,58 +110,53 @@ int run(const Call& k, const Neighbors& n, Side& send, Side& recv, MPI_Request* 
 
 int allgather(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Request* req) {
-  Neighbors n;
+  CollCallRoom& n = instance().coll_room;
   if (int e = topology(k, n)) return e;
   if (int e = no_in_place(k, sendbuf, "sendbuf")) return e;
-  Side send, recv;
-  if (int e = uniform(k, send, sendbuf, sendcount, sendtype, n.destinations.size(), 0, "sendcount")) return e;
-  if (int e = uniform(k, recv, recvbuf, recvcount, recvtype, n.sources.size(), 1, "recvcount")) return e;
-  return run(k, n, send, recv, req);
+  if (int e = uniform(k, n.send, sendbuf, sendcount, sendtype, n.destinations.size(), 0, "sendcount")) return e;
+  if (int e = uniform(k, n.recv, recvbuf, recvcount, recvtype, n.sources.size(), 1, "recvcount")) return e;
+  return run(k, n, req);
 }
 
 int allgatherv(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Request* req) {
-  Neighbors n;
+  CollCallRoom& n = instance().coll_room;
   if (int e = topology(k, n)) return e;
   if (int e = no_in_place(k, sendbuf, "sendbuf")) return e;
-  Side send, recv;
-  if (int e = uniform(k, send, sendbuf, sendcount, sendtype, n.destinations.size(), 0, "sendcount")) return e;
-  if (int e = varying(k, recv, recvbuf, recvcounts, displs, recvtype, n.sources.size(), "recvcounts")) return e;
-  return run(k, n, send, recv, req);
+  if (int e = uniform(k, n.send, sendbuf, sendcount, sendtype, n.destinations.size(), 0, "sendcount")) return e;
+  if (int e = varying(k, n.recv, recvbuf, recvcounts, displs, recvtype, n.sources.size(), "recvcounts")) return e;
+  return run(k, n, req);
 }
 
 int alltoall(Call k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
              MPI_Datatype recvtype, MPI_Request* req) {
-  Neighbors n;
+  CollCallRoom& n = instance().coll_room;
   if (int e = topology(k, n)) return e;
   if (int e = no_in_place(k, sendbuf, "sendbuf")) return e;
-  Side send, recv;
-  if (int e = uniform(k, send, sendbuf, sendcount, sendtype, n.destinations.size(), 1, "sendcount")) return e;
-  if (int e = uniform(k, recv, recvbuf, recvcount, recvtype, n.sources.size(), 1, "recvcount")) return e;
-  return run(k, n, send, recv, req);
+  if (int e = uniform(k, n.send, sendbuf, sendcount, sendtype, n.destinations.size(), 1, "sendcount")) return e;
+  if (int e = uniform(k, n.recv, recvbuf, recvcount, recvtype, n.sources.size(), 1, "recvcount")) return e;
+  return run(k, n, req);
 }
 
 int alltoallv(Call k, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Request* req) {
-  Neighbors n;
+  CollCallRoom& n = instance().coll_room;
   if (int e = topology(k, n)) return e;
   if (int e = no_in_place(k, sendbuf, "sendbuf")) return e;
-  Side send, recv;
-  if (int e = varying(k, send, sendbuf, sendcounts, sdispls, sendtype, n.destinations.size(), "sendcounts")) return e;
-  if (int e = varying(k, recv, recvbuf, recvcounts, rdispls, recvtype, n.sources.size(), "recvcounts")) return e;
-  return run(k, n, send, recv, req);
+  if (int e = varying(k, n.send, sendbuf, sendcounts, sdispls, sendtype, n.destinations.size(), "sendcounts")) return e;
+  if (int e = varying(k, n.recv, recvbuf, recvcounts, rdispls, recvtype, n.sources.size(), "recvcounts")) return e;
+  return run(k, n, req);
 }
 
 int alltoallw(Call k, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
               const MPI_Datatype recvtypes[], MPI_Request* req) {
-  Neighbors n;
+  CollCallRoom& n = instance().coll_room;
   if (int e = topology(k, n)) return e;
   if (int e = no_in_place(k, sendbuf, "sendbuf")) return e;
-  Side send, recv;
-  if (int e = typed(k, send, sendbuf, sendcounts, sdispls, sendtypes, n.destinations.size(), "sendcounts")) return e;
-  if (int e = typed(k, recv, recvbuf, recvcounts, rdispls, recvtypes, n.sources.size(), "recvcounts")) return e;
-  return run(k, n, send, recv, req);
+  if (int e = typed(k, n.send, sendbuf, sendcounts, sdispls, sendtypes, n.destinations.size(), "sendcounts")) return e;
+  if (int e = typed(k, n.recv, recvbuf, recvcounts, rdispls, recvtypes, n.sources.size(), "recvcounts")) return e;
+  return run(k, n, req);
 }
 
 }  // namespace

@@ -31,13 +31,22 @@ int cart_rank(const Topology& t, const int* coords) {
 }
 
 void cart_shift(const Topology& t, int rank, int dim, int disp, int& source, int& dest) {
-  std::vector<int> coords(t.dims.size());
-  cart_coords(t, rank, coords.data());
-  const int mine = coords[static_cast<std::size_t>(dim)];
-  coords[static_cast<std::size_t>(dim)] = mine + disp;
-  dest = cart_rank(t, coords.data());
-  coords[static_cast<std::size_t>(dim)] = mine - disp;
-  source = cart_rank(t, coords.data());
+  // Only the coordinate of `dim` moves: the rank moves by its stride (row-major order, the last
+  // dimension fastest) times the move, with no coordinates written out (no allocation).
+  int stride = 1;
+  for (int d = static_cast<int>(t.dims.size()) - 1; d > dim; --d) stride *= t.dims[static_cast<std::size_t>(d)];
+  const int extent = t.dims[static_cast<std::size_t>(dim)];
+  const int mine = rank / stride % extent;
+  const auto moved = [&](int c) {
+    if (c < 0 || c >= extent) {
+      if (!t.periods[static_cast<std::size_t>(dim)]) return kProcNull;
+      c %= extent;
+      if (c < 0) c += extent;
+    }
+    return rank + (c - mine) * stride;
+  };
+  dest = moved(mine + disp);
+  source = moved(mine - disp);
 }
 
 bool neighbors(const Communicator& c, std::vector<int>& sources, std::vector<int>& destinations) {

@@ -289,6 +289,33 @@ int main(int argc, char **argv) {
         CHECK(strided_in[4 * i] == 10 * i + 4 * me && strided_in[4 * i + 1] == 10 * i + 4 * me + 2,
               "MPI_Alltoallw: block %d is %d %d", i, strided_in[4 * i], strided_in[4 * i + 1]);
     MPI_OK(MPI_Type_free(&pair));
+    // Neighborhood collectives on a periodic ring of all ranks.
+    MPI_Comm ring;
+    int dims[1] = {mt_size}, periods[1] = {1};
+    MPI_OK(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+    int ring_rank, left, right;
+    MPI_OK(MPI_Comm_rank(ring, &ring_rank));
+    MPI_OK(MPI_Cart_shift(ring, 0, 1, &left, &right));
+    int two_out[2] = {10 * ring_rank, 10 * ring_rank + 1}, two_in[2] = {-1, -1};
+    NO_ALLOCATION("MPI_Neighbor_alltoall 4 B", {
+        MPI_OK(MPI_Neighbor_alltoall(two_out, 1, MPI_INT, two_in, 1, MPI_INT, ring));
+    });
+    /* block 0 from the left neighbour (its block 1, sent to its +1 neighbour), block 1 from the
+     * right; on 1 or 2 ranks both neighbours are one rank, whose two blocks may match either way */
+    if (left != right)
+        CHECK(two_in[0] == 10 * left + 1 && two_in[1] == 10 * right,
+              "MPI_Neighbor_alltoall gave %d %d (left %d, right %d)", two_in[0], two_in[1], left, right);
+    else
+        CHECK(two_in[0] + two_in[1] == 20 * left + 1 && (two_in[0] == 10 * left || two_in[1] == 10 * left),
+              "MPI_Neighbor_alltoall gave %d %d (left and right %d)", two_in[0], two_in[1], left);
+    NO_ALLOCATION("MPI_Ineighbor_allgather 4 B, MPI_Wait", {
+        MPI_Request r;
+        MPI_OK(MPI_Ineighbor_allgather(&two_out[0], 1, MPI_INT, two_in, 1, MPI_INT, ring, &r));
+        MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    });
+    CHECK(two_in[0] == 10 * left && two_in[1] == 10 * right, "MPI_Ineighbor_allgather gave %d %d", two_in[0],
+          two_in[1]);
+    MPI_OK(MPI_Comm_free(&ring));
     NO_ALLOCATION("MPI_Ibarrier, MPI_Test loop", {
         MPI_Request r;
         int done = 0;
