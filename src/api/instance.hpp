@@ -59,7 +59,10 @@ struct Instance {
   static constexpr int kFirstUserError = 0x40000000;  // above MPI_ERR_LASTCODE (as MPICH)
   std::vector<MPI_Comm_errhandler_function*> user_errhandlers;  // handle index -> function
   BsendBuffer bsend;
-  CollCallRoom coll_room;  // the collective call being set up (api/coll_call_room.hpp)
+  CollCallRoom coll_room;
+  // MPI_Sendrecv_replace's copy of an outgoing message of up to kReplaceRoomMax bytes, kept.
+  static constexpr std::size_t kReplaceRoomMax = std::size_t{64} << 10;
+  base::ByteRoom replace_room;  // the collective call being set up (api/coll_call_room.hpp)
   int thread_level = MPI_THREAD_SINGLE;
   std::thread::id main_thread;
   double wtime_origin = 0;

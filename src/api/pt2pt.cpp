@@ -1,5 +1,5 @@
 // Point-to-point sends and receives (blocking and non-blocking, all send modes).
-#include <vector>
+#include <memory>
 
 #include "api/checks.hpp"
 #include "api/completion.hpp"
@@ -184,9 +184,18 @@ int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int
   if (int e = check_send(call, buf, count, type, dest, sendtag, comm, c, t)) return e;
   if (int e = check_recv(call, buf, count, type, source, recvtag, comm, c, t)) return e;
   const std::size_t bytes = t.size * std::size_t(count);
-  std::vector<std::byte> copy(bytes);
-  if (bytes) core::pack(instance().types, buf, std::size_t(count), type, copy.data());
   Instance& in = instance();
+  // The outgoing copy: in the runtime object's room when small (kept for the next call, which
+  // then allocates nothing), else in a block of its own, given back at the end.
+  std::unique_ptr<std::byte[]> own;
+  std::byte* copy;
+  if (bytes <= Instance::kReplaceRoomMax) {
+    copy = in.replace_room.at_least(bytes);
+  } else {
+    own.reset(new std::byte[bytes]);
+    copy = own.get();
+  }
+  if (bytes) core::pack(instance().types, buf, std::size_t(count), type, copy);
   p2p::Request rr, sr;
   rr.complete = source == MPI_PROC_NULL;
   sr.complete = dest == MPI_PROC_NULL;
@@ -196,7 +205,7 @@ int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int
     in.p2p->irecv(rr, rv.ptr, rv.capacity, c->context, source, recvtag, p2p::Marker::blocking, rv.target());
   }
   if (dest != MPI_PROC_NULL)
-    in.p2p->isend(sr, copy.data(), bytes, c->job_rank(dest), c->context, c->rank, sendtag, p2p::SendMode::standard,
+    in.p2p->isend(sr, copy, bytes, c->job_rank(dest), c->context, c->rank, sendtag, p2p::SendMode::standard,
                   p2p::Marker::blocking);
   in.progress->wait_until([&] { return rr.complete && sr.complete; });
   if (source == MPI_PROC_NULL) {

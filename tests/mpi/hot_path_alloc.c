@@ -7,9 +7,12 @@
  *   - messages that arrive before their receive is posted (unexpected), 8 B;
  *   - MPI_Iprobe polls that find nothing (the progress poll), and MPI_Probe + MPI_Recv;
  *   - a vector datatype, persistent requests, MPI_Ssend, 64 KiB and 1 MiB messages;
+ *   - MPI_Sendrecv_replace, MPI_Pack/MPI_Unpack of a predefined type, MPI_Bsend;
  *   - MPI_Allreduce, MPI_Barrier, MPI_Allgather, MPI_Alltoall, MPI_Reduce_scatter_block, and
  *     (each with a barrier) MPI_Gather, MPI_Scatter, MPI_Bcast and MPI_Reduce, of 4-8 B;
  *     MPI_Iallreduce and MPI_Ibarrier;
+ *   - MPI_Bcast and MPI_Allgather of a vector datatype, MPI_Alltoallw, MPI_Neighbor_alltoall and
+ *     MPI_Ineighbor_allgather on a periodic ring;
  * and checks that the count is at most POOL_GROWTH for each (0 in most runs). Rank pairs 0-1,
  * 2-3, ...; an odd last rank pairs with itself. The counting hooks: the program's own malloc
  * family, forwarding to glibc's (the dynamic linker binds libmpi's calls to them); under
@@ -205,6 +208,33 @@ int main(int argc, char **argv) {
         snprintf(what, sizeof what, "MPI_Isend/MPI_Irecv/MPI_Waitall %d B", big);
         NO_ALLOCATION(what, exchange(big_out, big_in, big, MPI_BYTE, peer, 10));
     }
+    NO_ALLOCATION("MPI_Sendrecv_replace 8 B", {
+        MPI_OK(MPI_Sendrecv_replace(rbuf, 8, MPI_BYTE, peer, 11, peer, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    });
+    int packed_pos = 0;
+    char packed[64];
+    int ints4[4] = {1, 2, 3, 4}, back4[4] = {0, 0, 0, 0};
+    NO_ALLOCATION("MPI_Pack/MPI_Unpack of 4 MPI_INT", {
+        packed_pos = 0;
+        MPI_OK(MPI_Pack(ints4, 4, MPI_INT, packed, (int)sizeof packed, &packed_pos, MPI_COMM_WORLD));
+        packed_pos = 0;
+        MPI_OK(MPI_Unpack(packed, (int)sizeof packed, &packed_pos, back4, 4, MPI_INT, MPI_COMM_WORLD));
+    });
+    CHECK(packed_pos == 16 && back4[0] == 1 && back4[3] == 4, "MPI_Unpack: position %d, %d .. %d", packed_pos,
+          back4[0], back4[3]);
+    static char bsend_room[4 * (64 + MPI_BSEND_OVERHEAD)];
+    void *detached;
+    int detached_size;
+    MPI_OK(MPI_Buffer_attach(bsend_room, (int)sizeof bsend_room));
+    NO_ALLOCATION("MPI_Bsend 8 B", {
+        MPI_Request r;
+        MPI_OK(MPI_Irecv(rbuf, 8, MPI_BYTE, peer, 12, MPI_COMM_WORLD, &r));
+        MPI_OK(MPI_Bsend(sbuf, 8, MPI_BYTE, peer, 12, MPI_COMM_WORLD));
+        MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    });
+    MPI_OK(MPI_Buffer_detach(&detached, &detached_size));
+    CHECK(detached == bsend_room && detached_size == (int)sizeof bsend_room, "MPI_Buffer_detach gave %p, %d",
+          detached, detached_size);
     NO_ALLOCATION("MPI_Iprobe finding nothing", {
         int flag = 1;
         MPI_OK(MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));

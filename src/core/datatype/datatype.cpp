@@ -517,6 +517,15 @@ void walk(const Datatype& t, std::size_t count, F&& f) {
   }
 }
 
+// Bytes in one element of `type` when it is a predefined datatype (true), which is one run of
+// bytes: the callers then need no Datatype described (dtype::lookup() writes a predefined type's
+// segment into a vector, an allocation in every MPI_Pack of MPI_INT).
+inline bool predefined(int type, std::size_t& size) {
+  bool valid;
+  size = builtin_size(type, valid);
+  return valid;
+}
+
 inline std::byte* at(void* buf, std::ptrdiff_t off) {
   return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(off));
 }
@@ -587,6 +596,7 @@ TypeInfo derived_type_info(const dtype::TypeTable& tb, int handle) {
 }
 
 bool layout_of(const dtype::TypeTable& tb, const void* buf, std::size_t count, int type, base::Layout& out) {
+  if (std::size_t size; predefined(type, size)) return false;
   Datatype scratch;
   const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t || t->contiguous || !t->committed) return false;
@@ -599,6 +609,10 @@ bool layout_of(const dtype::TypeTable& tb, const void* buf, std::size_t count, i
 }
 
 void pack(const dtype::TypeTable& tb, const void* buf, std::size_t count, int type, std::byte* out) {
+  if (std::size_t size; predefined(type, size)) {
+    if (size && count) std::memcpy(out, buf, size * count);
+    return;
+  }
   Datatype scratch;
   const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t || count == 0) return;
@@ -614,6 +628,11 @@ void pack(const dtype::TypeTable& tb, const void* buf, std::size_t count, int ty
 }
 
 void unpack(const dtype::TypeTable& tb, const std::byte* in, std::size_t bytes, std::size_t count, int type, void* buf) {
+  if (std::size_t size; predefined(type, size)) {
+    const std::size_t n = std::min(bytes, size * count);
+    if (n) std::memcpy(buf, in, n);
+    return;
+  }
   Datatype scratch;
   const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t || count == 0) return;
@@ -634,6 +653,10 @@ void unpack(const dtype::TypeTable& tb, const std::byte* in, std::size_t bytes, 
 }
 
 std::size_t count_elements(const dtype::TypeTable& tb, int type, std::size_t bytes) {
+  if (std::size_t size; predefined(type, size)) {
+    if (size == 0) return 0;
+    return bytes % size ? kNotWholeElements : bytes / size * dtype::pair_factor(type);
+  }
   Datatype scratch;
   const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t || t->size == 0) return 0;
@@ -655,6 +678,10 @@ std::size_t count_elements(const dtype::TypeTable& tb, int type, std::size_t byt
 }
 
 std::size_t bytes_of_elements(const dtype::TypeTable& tb, int type, std::size_t elements) {
+  if (std::size_t size; predefined(type, size)) {
+    // Whole elements only (a pair type's lone basic element adds nothing, as below).
+    return size ? elements / dtype::pair_factor(type) * size : 0;
+  }
   Datatype scratch;
   const Datatype* t = dtype::lookup(tb, type, scratch, true);
   if (!t || t->size == 0 || t->elements == 0) return 0;
