@@ -101,8 +101,17 @@ int run(const Call& k, CollCallRoom& n, MPI_Request* req) {
                                      : staging.blocks(recv.buf, recv.bytes, recv.offsets, recv.types.data(),
                                                       recv.infos.data(), recv.per_block, Dir::out);
   for (std::size_t i = 0; i < n.sources.size(); ++i) s->recv(out + recv.offsets[i], recv.bytes[i], n.sources[i]);
-  for (std::size_t j = 0; j < n.destinations.size(); ++j)
-    s->send(in + send.offsets[j], send.bytes[j], n.destinations[j]);
+  // Messages of one call to one peer match its receives in the order sent. On a Cartesian grid a
+  // periodic dimension of 1 or 2 ranks makes one rank both neighbors of that dimension (and this
+  // rank every neighbor of its dimensions of 1), and the block sent to the +1 neighbor belongs in
+  // that rank's block of its -1 neighbor: sent dimension by dimension, +1 before -1, each lands in
+  // the receive of the opposite direction, posted in the order -1, +1 (as MPICH and Open MPI
+  // match them). Graph neighbors repeat in list order (MPI's rule).
+  const bool cart = k.c->topo && k.c->topo->kind == core::TopoKind::cart;
+  for (std::size_t j = 0; j < n.destinations.size(); ++j) {
+    const std::size_t d = cart ? j ^ 1 : j;  // a Cartesian list has 2 entries a dimension
+    s->send(in + send.offsets[d], send.bytes[d], n.destinations[d]);
+  }
   s->round();
   staging.finish();
   return launch(k, std::move(s), req);
