@@ -93,6 +93,13 @@ static void install_hooks(void) {}
  * mark while counting, when the ranks drift further apart than in the warm-up: a few allocations
  * in all, where one a message would make ITERS. */
 enum { ITERS = 2000, WARMUP = 200, POOL_GROWTH = 4 };
+/* Built against a reference MPI (tests/mpi/run_mpich.sh), the counts are that library's: only
+ * the results are checked. */
+#if defined(MT_REFERENCE_MPICH_402) || defined(OPEN_MPI)
+enum { COUNTS_CHECKED = 0 };
+#else
+enum { COUNTS_CHECKED = 1 };
+#endif
 static const int kSizes[] = {0, 8, 64, 1024};
 static char sbuf[1024], rbuf[1024];
 static char big_out[1 << 20], big_in[1 << 20];
@@ -114,7 +121,8 @@ static void exchange(const void *out, void *in, int count, MPI_Datatype type, in
         counting = 1;                                                                                \
         for (int it_ = 0; it_ < ITERS; it_++) { body; }                                              \
         counting = 0;                                                                                \
-        CHECK(allocations <= POOL_GROWTH, "%s: %ld heap allocations in %d iterations", what, allocations, ITERS); \
+        CHECK(!COUNTS_CHECKED || allocations <= POOL_GROWTH, "%s: %ld heap allocations in %d iterations",   \
+              what, allocations, ITERS);                                                                     \
         MPI_OK(MPI_Barrier(MPI_COMM_WORLD));                                                         \
     } while (0)
 
@@ -332,8 +340,14 @@ int main(int argc, char **argv) {
     });
     /* block 0 from the left neighbour (its block 1, sent to its +1 neighbour), block 1 from the
      * right (its block 0), also where one rank is both (1 or 2 ranks) */
-    CHECK(two_in[0] == 10 * left + 1 && two_in[1] == 10 * right,
-          "MPI_Neighbor_alltoall gave %d %d (left %d, right %d)", two_in[0], two_in[1], left, right);
+#if defined(MT_REFERENCE_MPICH_402) || defined(OPEN_MPI)
+    if (left == right) /* the reference MPIs may swap one rank's two blocks (see tests/mpi/neighbor.c) */
+        CHECK(two_in[0] / 10 == left && two_in[1] / 10 == left, "MPI_Neighbor_alltoall gave %d %d (left and right %d)",
+              two_in[0], two_in[1], left);
+    else
+#endif
+        CHECK(two_in[0] == 10 * left + 1 && two_in[1] == 10 * right,
+              "MPI_Neighbor_alltoall gave %d %d (left %d, right %d)", two_in[0], two_in[1], left, right);
     NO_ALLOCATION("MPI_Ineighbor_allgather 4 B, MPI_Wait", {
         MPI_Request r;
         MPI_OK(MPI_Ineighbor_allgather(&two_out[0], 1, MPI_INT, two_in, 1, MPI_INT, ring, &r));
