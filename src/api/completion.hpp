@@ -27,9 +27,17 @@ inline int finish_receive(const char* call, MPI_Comm comm, const p2p::Request& r
   return MPI_SUCCESS;
 }
 
+// A completed generalized request's status, from the program's query function; returns the
+// error code it returned (generalized_requests.cpp).
+int generalized_status(const core::RequestSlot& s, MPI_Status* status);
+// Calls a generalized request's free function and forgets its functions; returns its error code.
+int generalized_free(const core::RequestSlot& s);
+
 // Status of a completed slot; returns its error class (not raised).
 inline int slot_status(const core::RequestSlot& s, MPI_Status* status) {
   switch (s.op) {
+    case core::RequestOp::generalized:
+      return generalized_status(s, status);
     case core::RequestOp::proc_null:
       set_proc_null_status(status);
       return MPI_SUCCESS;

@@ -12,6 +12,7 @@
 
 #include "api/bsend_buffer.hpp"
 #include "api/coll_call_room.hpp"
+#include "api/generalized_requests.hpp"
 #include "base/settings.hpp"
 #include "coll/node_collectives.hpp"
 #include "coll/schedule.hpp"
@@ -59,6 +60,7 @@ struct Instance {
   static constexpr int kFirstUserError = 0x40000000;  // above MPI_ERR_LASTCODE (as MPICH)
   std::vector<MPI_Comm_errhandler_function*> user_errhandlers;  // handle index -> function
   BsendBuffer bsend;
+  GeneralizedRequests grequests;  // MPI_Grequest_start's functions, by request handle
   CollCallRoom coll_room;
   // MPI_Sendrecv_replace's copy of an outgoing message of up to kReplaceRoomMax bytes, kept.
   static constexpr std::size_t kReplaceRoomMax = std::size_t{64} << 10;

@@ -153,6 +153,16 @@ int PMPI_Request_free(MPI_Request* request) {
                        static_cast<unsigned>(*request));
   *request = MPI_REQUEST_NULL;
   const bool pending = (!s->persistent || s->active) && !s->p2p.complete;
+  if (s->op == core::RequestOp::generalized) {
+    // Its free function runs now if the program completed it, else at MPI_Grequest_complete.
+    if (pending) {
+      s->user_freed = true;
+      return MPI_SUCCESS;
+    }
+    const int freed = generalized_free(*s);
+    in.requests.release(s);
+    return freed;
+  }
   if (pending) {
     s->user_freed = true;
     s->p2p.on_complete = &release_when_complete;  // freed by the engine when it finishes
@@ -171,6 +181,11 @@ int PMPI_Cancel(MPI_Request* request) {
   if (!s)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request=0x%x is not a valid request",
                        static_cast<unsigned>(*request));
+  // A generalized request: the program's cancel function, told whether it completed already.
+  if (s->op == core::RequestOp::generalized) {
+    const GeneralizedRequests::Functions* f = instance().grequests.find(s->handle);
+    return f && f->cancel ? f->cancel(f->state, s->p2p.complete ? 1 : 0) : MPI_SUCCESS;
+  }
   // Receives that have not matched are cancelled; a send is never cancelled here (MPI allows a
   // cancel to fail: MPI_Test_cancelled then reports false).
   if (s->op == core::RequestOp::recv && (!s->persistent || s->active)) instance().p2p->cancel_recv(s->p2p);

@@ -55,7 +55,11 @@ MPI_Status* status_at(MPI_Status* statuses, int i) {
 
 // Completes slot s (already done): status, retire, and the error it carried.
 int consume(core::RequestSlot* s, MPI_Request* handle, MPI_Status* status) {
-  const int error = slot_status(*s, status);
+  int error = slot_status(*s, status);
+  if (s->op == core::RequestOp::generalized) [[unlikely]] {  // freed by the wait: the free function too
+    const int freed = generalized_free(*s);
+    if (error == MPI_SUCCESS) error = freed;
+  }
   retire(s, handle);
   return error;
 }
