@@ -242,6 +242,11 @@ int PMPI_Type_commit(MPI_Datatype* type) {
 int PMPI_Type_free(MPI_Datatype* type) {
   require_running("MPI_Type_free");
   if (!type) return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_free", "datatype is NULL");
+  for (const Instance::F90Type& t : instance().f90_types)
+    if (t.handle == *type)
+      return raise_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free",
+                         "datatype=0x%x comes from MPI_Type_create_f90_*: predefined, it cannot be freed",
+                         static_cast<unsigned>(*type));
   if (!instance().types.find(*type)) {
     bool builtin = false;
     core::builtin_size(*type, builtin);

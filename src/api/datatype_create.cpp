@@ -271,3 +271,70 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], c
 #pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
 
 }  // extern "C"
+
+namespace {
+
+// The predefined type of a Fortran kind with at least `p` decimal digits and a decimal exponent
+// range of at least `r` (MPI_UNDEFINED: no demand), as gfortran's SELECTED_REAL_KIND and
+// SELECTED_INT_KIND choose on this platform; MPI_DATATYPE_NULL when no kind has them.
+MPI_Datatype f90_base(int combiner, int p, int r) {
+  const int pp = p == MPI_UNDEFINED ? 0 : p, rr = r == MPI_UNDEFINED ? 0 : r;
+  if (combiner == MPI_COMBINER_F90_INTEGER) {
+    if (rr <= 2) return MPI_INTEGER1;
+    if (rr <= 4) return MPI_INTEGER2;
+    if (rr <= 9) return MPI_INTEGER4;
+    if (rr <= 18) return MPI_INTEGER8;
+    return MPI_DATATYPE_NULL;
+  }
+  const bool real = combiner == MPI_COMBINER_F90_REAL;
+  if (pp <= 6 && rr <= 37) return real ? MPI_REAL4 : MPI_COMPLEX8;
+  if (pp <= 15 && rr <= 307) return real ? MPI_REAL8 : MPI_COMPLEX16;
+  if (pp <= 33 && rr <= 4931) return real ? MPI_REAL16 : MPI_COMPLEX32;
+  return MPI_DATATYPE_NULL;
+}
+
+int f90_type(const char* call, int combiner, int p, int r, MPI_Datatype* newtype) {
+  require_running(call);
+  if (int e = check_newtype(call, newtype)) return e;
+  const bool integer = combiner == MPI_COMBINER_F90_INTEGER;
+  if (integer ? r == MPI_UNDEFINED : (p == MPI_UNDEFINED && r == MPI_UNDEFINED))
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, integer ? "r is MPI_UNDEFINED" : "p and r are both MPI_UNDEFINED");
+  const MPI_Datatype base = f90_base(combiner, p, r);
+  if (base == MPI_DATATYPE_NULL && integer)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "no integer kind has a decimal exponent range of r=%d", r);
+  if (base == MPI_DATATYPE_NULL)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                       "no kind has p=%d decimal digits and a decimal exponent range of r=%d", p, r);
+  Instance& in = instance();
+  for (const Instance::F90Type& t : in.f90_types)
+    if (t.combiner == combiner && t.p == p && t.r == r) {
+      *newtype = t.handle;
+      return MPI_SUCCESS;
+    }
+  std::vector<int> integers = integer ? std::vector<int>{r} : std::vector<int>{p, r};
+  const MPI_Datatype h = core::dtype::type_f90(in.types, base, combiner, std::move(integers));
+  in.f90_types.push_back({combiner, p, r, h});
+  *newtype = h;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype) {
+  return f90_type("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, newtype);
+}
+#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
+
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype) {
+  return f90_type("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r, newtype);
+}
+#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
+
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype* newtype) {
+  return f90_type("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, newtype);
+}
+#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
+
+}  // extern "C"

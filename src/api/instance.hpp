@@ -61,6 +61,13 @@ struct Instance {
   std::vector<MPI_Comm_errhandler_function*> user_errhandlers;  // handle index -> function
   BsendBuffer bsend;
   GeneralizedRequests grequests;  // MPI_Grequest_start's functions, by request handle
+  // The types MPI_Type_create_f90_* made: the same arguments give the same handle, and they count
+  // as predefined (MPI_Type_free refuses them).
+  struct F90Type {
+    int combiner, p, r;
+    MPI_Datatype handle;
+  };
+  std::vector<F90Type> f90_types;
   CollCallRoom coll_room;
   // MPI_Sendrecv_replace's copy of an outgoing message of up to kReplaceRoomMax bytes, kept.
   static constexpr std::size_t kReplaceRoomMax = std::size_t{64} << 10;

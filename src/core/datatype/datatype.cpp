@@ -420,6 +420,13 @@ int type_dup(TypeTable& tb, int old) {
   return h;
 }
 
+int type_f90(TypeTable& tb, int base, int combiner, std::vector<int> integers) {
+  Datatype s;
+  const int h = register_type(tb, get(tb, base, s), combiner, std::move(integers), {}, {});
+  commit(tb, h);
+  return h;
+}
+
 int type_clone(TypeTable& tb, int handle) {
   const Datatype* t = tb.find(handle, true);
   if (!t) return 0;

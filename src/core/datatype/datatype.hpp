@@ -25,7 +25,7 @@ namespace railmpi::core::dtype {
 enum Combiner : int {
   kNamed = 1, kDup = 2, kContiguous = 3, kVector = 4, kHvectorInteger = 5, kHvector = 6, kIndexed = 7,
   kHindexedInteger = 8, kHindexed = 9, kIndexedBlock = 10, kStructInteger = 11, kStruct = 12, kSubarray = 13,
-  kDarray = 14, kResized = 18, kHindexedBlock = 19,
+  kDarray = 14, kF90Real = 15, kF90Complex = 16, kF90Integer = 17, kResized = 18, kHindexedBlock = 19,
 };
 
 inline constexpr std::uint32_t kHandlePrefix = 0x8c000000u;
@@ -113,6 +113,10 @@ int type_subarray(TypeTable& tb, int ndims, const int* sizes, const int* subsize
 // distribs: 0 block, 1 cyclic, 2 none; dargs: -1 default.
 int type_darray(TypeTable& tb, int size, int rank, int ndims, const int* gsizes, const int* distribs, const int* dargs,
                 const int* psizes, bool order_c, int old);
+
+// MPI_Type_create_f90_*: a committed copy of the predefined type `base` whose envelope is
+// `combiner` (kF90Real, kF90Complex, kF90Integer) with `integers` ({p, r} or {r}) and no types.
+int type_f90(TypeTable& tb, int base, int combiner, std::vector<int> integers);
 
 // A new derived type object equal to `handle` (same envelope and contents): what
 // MPI_Type_get_contents returns for the derived types a type was built from.
