@@ -146,11 +146,17 @@ class Staging {
     return t;
   }
 
-  // Puts the unpacks of the outputs after the collective's last round.
+  // Puts the unpacks of the outputs after the collective's last round (their datatypes kept
+  // alive until then).
   void finish() {
-    for (const CollCallRoom::StagedOutput& o : outs_) s_.unpack(instance().types, o.type, o.flat, o.bytes, o.count, o.typed);
+    for (const CollCallRoom::StagedOutput& o : outs_) {
+      s_.hold_type(instance().types, o.type);
+      s_.unpack(instance().types, o.type, o.flat, o.bytes, o.count, o.typed);
+    }
     outs_.clear();
   }
+  // Keeps `type` alive while the schedule runs (a reduction's datatype, which its steps use).
+  void keep(MPI_Datatype type) { s_.hold_type(instance().types, type); }
 
  private:
   // `bytes` of `type` at typed, staged at flat: packed now (in), unpacked at finish() (out).

@@ -354,6 +354,7 @@ int reduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
       return node_outcome(k, nr);
   auto s = schedule(k);
   Staging st(*s);
+  st.keep(type);  // the reduction's steps use it
   std::byte* rb = ro.root_side ? st.region(recvbuf, std::size_t(count), type, ti, in_place ? Dir::inout : Dir::out)
                                : nullptr;
   // sendbuf is not significant at an intercommunicator's MPI_ROOT / MPI_PROC_NULL processes.
@@ -389,6 +390,7 @@ int allreduce(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
       return node_outcome(k, nr);
   auto s = schedule(k);
   Staging st(*s);
+  st.keep(type);  // the reduction's steps use it
   std::byte* rb = st.region(recvbuf, std::size_t(count), type, ti, in_place ? Dir::inout : Dir::out);
   const std::byte* sb = in_place ? rb : st.region(sendbuf, std::size_t(count), type, ti, Dir::in);
   coll::allreduce(*s, sb, rb, std::size_t(count), r);
@@ -425,6 +427,7 @@ int reduce_scatter(Call k, const void* sendbuf, void* recvbuf, const int* recvco
   if (int e = check_request(k, req, req != nullptr)) return e;
   auto s = schedule(k);
   Staging st(*s);
+  st.keep(type);  // the reduction's steps use it
   // In place, the whole input is in recvbuf; the result is its first counts[rank] elements.
   std::byte* rb = st.region(recvbuf, in_place ? total : counts[std::size_t(c.rank)], type, ti,
                             in_place ? Dir::inout : Dir::out);
@@ -453,6 +456,7 @@ int scan(Call k, const void* sendbuf, void* recvbuf, int count, MPI_Datatype typ
   if (int e = check_request(k, req, req != nullptr)) return e;
   auto s = schedule(k);
   Staging st(*s);
+  st.keep(type);  // the reduction's steps use it
   // Exscan leaves rank 0's recvbuf as it is: packed first, it is unpacked unchanged.
   std::byte* rb = st.region(recvbuf, std::size_t(count), type, ti, in_place || exclusive ? Dir::inout : Dir::out);
   const std::byte* sb = in_place ? rb : st.region(sendbuf, std::size_t(count), type, ti, Dir::in);

@@ -298,7 +298,8 @@ int f90_type(const char* call, int combiner, int p, int r, MPI_Datatype* newtype
   if (int e = check_newtype(call, newtype)) return e;
   const bool integer = combiner == MPI_COMBINER_F90_INTEGER;
   if (integer ? r == MPI_UNDEFINED : (p == MPI_UNDEFINED && r == MPI_UNDEFINED))
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, integer ? "r is MPI_UNDEFINED" : "p and r are both MPI_UNDEFINED");
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                       integer ? "r is MPI_UNDEFINED" : "p and r are both MPI_UNDEFINED");
   const MPI_Datatype base = f90_base(combiner, p, r);
   if (base == MPI_DATATYPE_NULL && integer)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "no integer kind has a decimal exponent range of r=%d", r);

@@ -4,6 +4,9 @@
 #include <climits>
 #include <cstring>
 
+#include "core/datatype/datatype.hpp"
+#include "core/datatype/type_table.hpp"
+
 namespace railmpi::coll {
 namespace {
 constexpr int kTagMask = 0x0fffffff;
@@ -70,6 +73,7 @@ void Schedule::reset(Engine* engine, const core::Communicator& comm, int tag) {
   comm_ = &comm;
   tag_ = tag;
   on_done = nullptr;
+  release_held_types();  // none unless the schedule was dropped before it finished
   rounds_.clear();
   transfers_.clear();
   steps_.clear();
@@ -171,6 +175,20 @@ void Schedule::unpack(const core::dtype::TypeTable& types, int type, const std::
   st.bytes = bytes;
 }
 
+void Schedule::hold_type(core::dtype::TypeTable& types, int type) {
+  bool predefined;
+  core::builtin_size(type, predefined);
+  if (predefined || !types.find(type)) return;
+  core::dtype::retain(types, type);
+  held_types_table_ = &types;
+  held_types_.push_back(type);
+}
+
+void Schedule::release_held_types() {
+  for (int type : held_types_) core::dtype::release(*held_types_table_, type);
+  held_types_.clear();
+}
+
 void Schedule::local(std::function<void()> fn) {
   Step& st = add_step();
   st.kind = Step::Kind::call;
@@ -242,6 +260,7 @@ void Schedule::advance() {
   }
   if (!done_) {
     done_ = true;
+    release_held_types();
     if (on_done) on_done();
   }
 }

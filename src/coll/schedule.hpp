@@ -91,6 +91,10 @@ class Schedule {
   void unpack(const core::dtype::TypeTable& types, int type, const std::byte* flat, std::size_t bytes,
               std::size_t count, void* typed);
   void local(std::function<void()> fn);
+  // Keeps the derived datatype `type` of `types` alive until the schedule is done: its steps
+  // unpack or reduce with it, and the program may free it while a non-blocking collective runs.
+  // Predefined types need nothing.
+  void hold_type(core::dtype::TypeTable& types, int type);
   // Ends the current round: later transfers start once it completed.
   void round();
 
@@ -151,6 +155,9 @@ class Schedule {
   std::vector<Transfer> transfers_;  // every round's; grows only while the schedule is built
   std::vector<Step> steps_;
   std::vector<std::function<void()>> calls_;  // bodies of local()
+  core::dtype::TypeTable* held_types_table_ = nullptr;
+  std::vector<int> held_types_;  // hold_type()'s, released when the schedule is done
+  void release_held_types();
   std::vector<base::ByteRoom> scratch_;  // blocks kept with the schedule in the engine's pool
   std::size_t scratch_used_ = 0;  // blocks of scratch_ handed out
   std::size_t current_ = 0;

@@ -1,11 +1,61 @@
 /* Non-blocking collectives: several outstanding at once on one communicator (each with its own
  * buffers), overlapped with point-to-point traffic on the same communicator, completed with
- * MPI_Waitall, MPI_Test loops and MPI_Wait; results checked against local references. */
+ * MPI_Waitall, MPI_Test loops and MPI_Wait; results checked against local references. Then a
+ * derived datatype freed while non-blocking collectives that use it run (MPI lets the program
+ * free it: the operations finish as if it were not): MPI_Iallgather, MPI_Ialltoall and
+ * MPI_Iallreduce with a user operation, strided both ways. */
 #include "mpitest.h"
 
 #define N 5000
 
 static int val(int rank, int i) { return rank * 100 + i; }
+
+/* inout[i] += in[i] over the ints of a strided pair type. */
+static void add_pairs(void *in, void *inout, int *len, MPI_Datatype *type) {
+    (void)type;
+    const int *a = in;
+    int *b = inout;
+    for (int k = 0; k < *len; k++) {
+        b[3 * k] += a[3 * k];
+        b[3 * k + 2] += a[3 * k + 2];
+    }
+}
+
+static void freed_type_while_running(void) {
+    const int n = mt_size, me = mt_rank;
+    MPI_Datatype pair; /* 2 ints, 1 apart: extent 3 ints */
+    MPI_OK(MPI_Type_vector(2, 1, 2, MPI_INT, &pair));
+    MPI_OK(MPI_Type_commit(&pair));
+    MPI_Op op;
+    MPI_OK(MPI_Op_create(add_pairs, 1, &op));
+    int *out = malloc(sizeof(int) * 3 * n), *ag = malloc(sizeof(int) * 3 * n), *a2a = malloc(sizeof(int) * 3 * n);
+    int red_in[3] = {me, -1, 2 * me}, red_out[3] = {-7, -7, -7};
+    for (int i = 0; i < 3 * n; i++) out[i] = 1000 * me + i, ag[i] = a2a[i] = -7;
+    MPI_Request req[3];
+    MPI_OK(MPI_Iallgather(out, 1, pair, ag, 1, pair, MPI_COMM_WORLD, &req[0]));
+    MPI_OK(MPI_Ialltoall(out, 1, pair, a2a, 1, pair, MPI_COMM_WORLD, &req[1]));
+    MPI_OK(MPI_Iallreduce(red_in, red_out, 1, pair, op, MPI_COMM_WORLD, &req[2]));
+    MPI_OK(MPI_Type_free(&pair));
+    for (int k = 0; k < 8; k++) { /* new types may take the freed one's place */
+        MPI_Datatype t;
+        MPI_OK(MPI_Type_contiguous(3, MPI_DOUBLE, &t));
+        MPI_OK(MPI_Type_commit(&t));
+        MPI_OK(MPI_Type_free(&t));
+    }
+    MPI_OK(MPI_Waitall(3, req, MPI_STATUSES_IGNORE));
+    for (int r = 0; r < n; r++) {
+        CHECK(ag[3 * r] == 1000 * r && ag[3 * r + 1] == -7 && ag[3 * r + 2] == 1000 * r + 2,
+              "Iallgather of a freed type: block %d is %d %d %d", r, ag[3 * r], ag[3 * r + 1], ag[3 * r + 2]);
+        CHECK(a2a[3 * r] == 1000 * r + 3 * me && a2a[3 * r + 2] == 1000 * r + 3 * me + 2,
+              "Ialltoall of a freed type: block %d is %d %d", r, a2a[3 * r], a2a[3 * r + 2]);
+    }
+    CHECK(red_out[0] == n * (n - 1) / 2 && red_out[1] == -7 && red_out[2] == n * (n - 1),
+          "Iallreduce of a freed type: %d %d %d", red_out[0], red_out[1], red_out[2]);
+    MPI_OK(MPI_Op_free(&op));
+    free(out);
+    free(ag);
+    free(a2a);
+}
 
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "coll_nonblocking");
@@ -84,5 +134,6 @@ int main(int argc, char **argv) {
         }
     }
     free(ar); free(ar_out); free(bc); free(ag); free(a2a_in); free(a2a_out); free(ga); free(scsrc);
+    freed_type_while_running();
     return mt_finish();
 }
