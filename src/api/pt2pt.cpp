@@ -1,6 +1,4 @@
 // Point-to-point sends and receives (blocking and non-blocking, all send modes).
-#include <memory>
-
 #include "api/checks.hpp"
 #include "api/completion.hpp"
 #include "api/typed_buffer.hpp"
@@ -186,15 +184,9 @@ int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int
   const std::size_t bytes = t.size * std::size_t(count);
   Instance& in = instance();
   // The outgoing copy: in the runtime object's room when small (kept for the next call, which
-  // then allocates nothing), else in a block of its own, given back at the end.
-  std::unique_ptr<std::byte[]> own;
-  std::byte* copy;
-  if (bytes <= Instance::kReplaceRoomMax) {
-    copy = in.replace_room.at_least(bytes);
-  } else {
-    own.reset(new std::byte[bytes]);
-    copy = own.get();
-  }
+  // then allocates nothing), else in a room of its own, given back at the end.
+  base::ByteRoom own;
+  std::byte* const copy = (bytes <= Instance::kReplaceRoomMax ? in.replace_room : own).at_least(bytes);
   if (bytes) core::pack(instance().types, buf, std::size_t(count), type, copy);
   p2p::Request rr, sr;
   rr.complete = source == MPI_PROC_NULL;
