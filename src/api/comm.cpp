@@ -7,17 +7,15 @@ using namespace railmpi;
 using namespace railmpi::api;
 
 namespace {
-
 constexpr unsigned kUserErrhandlerPrefix = 0x94000000u;  // direct kind, object type errhandler
+}  // namespace
 
-bool valid_errhandler(MPI_Errhandler h) {
+bool railmpi::api::valid_errhandler(MPI_Errhandler h) {
   if (h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN || h == MPI_ERRORS_ABORT) return true;
   const auto u = static_cast<unsigned>(h);
   return (u & 0xffff0000u) == kUserErrhandlerPrefix && (u & 0xffffu) < instance().user_errhandlers.size() &&
          instance().user_errhandlers[u & 0xffffu] != nullptr;
 }
-
-}  // namespace
 
 extern "C" {
 

@@ -42,6 +42,7 @@ inline int slot_status(const core::RequestSlot& s, MPI_Status* status) {
       set_proc_null_status(status);
       return MPI_SUCCESS;
     case core::RequestOp::bsend:
+    case core::RequestOp::rma:
     case core::RequestOp::none:
       set_empty_status(status);
       return MPI_SUCCESS;

@@ -95,6 +95,30 @@ const char* error_class_text(int errclass) {
   return c ? c->text : nullptr;
 }
 
+namespace {
+
+// Applies error handler `handler` of the object whose handle `object` points at.
+int handle_error(int handler, int* object, int errclass, const char* call, const char* detail) {
+  if (handler == MPI_ERRORS_RETURN) return errclass;
+  const auto index = static_cast<std::uint32_t>(handler) & 0xffffu;
+  if ((static_cast<std::uint32_t>(handler) >> 16) == 0x9400u && index < instance().user_errhandlers.size()) {
+    int code = errclass;
+    instance().user_errhandlers[index](object, &code, call, detail);
+    return errclass;
+  }
+  const char* name = error_class_name(errclass);
+  abort_job(errclass, std::string(call) + ": " + (name ? error_class_text(errclass) : "error") + " (" +
+                          (name ? name : "unknown class") + "): " + detail);
+}
+
+[[noreturn]] void not_running(int errclass, const char* call, const char* detail) {
+  base::log_error("%s: %s (%s): %s (MPI is not running)", call, error_class_text(errclass), error_class_name(errclass),
+                  detail);
+  std::_Exit(1);
+}
+
+}  // namespace
+
 int raise_error(MPI_Comm comm, int errclass, const char* call, const char* fmt, ...) {
   char detail[512];
   va_list ap;
@@ -103,27 +127,23 @@ int raise_error(MPI_Comm comm, int errclass, const char* call, const char* fmt, 
   va_end(ap);
 
   LibraryState& state = library_state();
-  if (state.phase != Phase::running) {
-    base::log_error("%s: %s (%s): %s (MPI is not running)", call, error_class_text(errclass),
-                    error_class_name(errclass), detail);
-    std::_Exit(1);
-  }
+  if (state.phase != Phase::running) not_running(errclass, call, detail);
   core::Communicator* c = find_comm(comm);
   if (!c) {
     c = &instance().world;
     comm = MPI_COMM_WORLD;
   }
-  const int handler = c->errhandler;
-  if (handler == MPI_ERRORS_RETURN) return errclass;
-  const auto index = static_cast<std::uint32_t>(handler) & 0xffffu;
-  if ((static_cast<std::uint32_t>(handler) >> 16) == 0x9400u && index < instance().user_errhandlers.size()) {
-    int code = errclass;
-    instance().user_errhandlers[index](&comm, &code, call, detail);
-    return errclass;
-  }
-  const char* name = error_class_name(errclass);
-  abort_job(errclass, std::string(call) + ": " + (name ? error_class_text(errclass) : "error") + " (" +
-                          (name ? name : "unknown class") + "): " + detail);
+  return handle_error(c->errhandler, &comm, errclass, call, detail);
+}
+
+int raise_object_error(int handler, int object, int errclass, const char* call, const char* fmt, ...) {
+  char detail[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  if (library_state().phase != Phase::running) not_running(errclass, call, detail);
+  return handle_error(handler, &object, errclass, call, detail);
 }
 
 }  // namespace railmpi::api

@@ -10,6 +10,15 @@ namespace railmpi::api {
 // the rank, and end the job; MPI_ERRORS_RETURN returns errclass; user handlers are called first.
 [[gnu::format(printf, 4, 5)]] int raise_error(MPI_Comm comm, int errclass, const char* call, const char* fmt, ...);
 
+// As raise_error(), with error handler `handler` of the object (a window) whose handle is
+// `object` (a user handler gets a pointer to it).
+[[gnu::format(printf, 5, 6)]] int raise_object_error(int handler, int object, int errclass, const char* call,
+                                                     const char* fmt, ...);
+
+// A predefined error handler or one the program created (communicators, windows and files share
+// them).
+bool valid_errhandler(MPI_Errhandler handler);
+
 // "MPI_ERR_RANK" for MPI_ERR_RANK; nullptr for an unknown class.
 const char* error_class_name(int errclass);
 // "invalid rank" for MPI_ERR_RANK; nullptr for an unknown class.

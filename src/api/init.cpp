@@ -98,7 +98,8 @@ int initialize(const char* call, int required, int* provided) {
   if (provided) *provided = in->thread_level;
 
   const int rank = in->pmi.rank(), size = in->pmi.size();
-  in->mcm = std::make_unique<mcm::MultiMethod>(rank, size, job_id(in->pmi), in->settings);
+  in->job_id = job_id(in->pmi);
+  in->mcm = std::make_unique<mcm::MultiMethod>(rank, size, in->job_id, in->settings);
   std::vector<std::string> cards(static_cast<std::size_t>(size));
   if (size > 1) {
     in->pmi.put("railmpi-card-" + std::to_string(rank), in->mcm->business_card());
@@ -118,6 +119,7 @@ int initialize(const char* call, int required, int* provided) {
   in->progress->set_hook(progress::Engine::HookSlot::point_to_point, &p2p::Engine::flush_copies, in->p2p.get(),
                          in->p2p->copies_armed());
   in->coll = std::make_unique<coll::Engine>(*in->p2p, *in->progress);
+  in->rma = std::make_unique<rma::Engine>(*in->p2p, *in->progress);
   in->node_coll = std::make_unique<coll::NodeCollectives>(*in->mcm, *in->coll, in->settings);
   in->processor_name = in->mcm->host();
   make_communicators(*in);

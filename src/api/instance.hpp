@@ -13,6 +13,7 @@
 #include "api/bsend_buffer.hpp"
 #include "api/coll_call_room.hpp"
 #include "api/generalized_requests.hpp"
+#include "api/windows.hpp"
 #include "base/settings.hpp"
 #include "coll/node_collectives.hpp"
 #include "coll/schedule.hpp"
@@ -35,11 +36,13 @@ namespace railmpi::api {
 struct Instance {
   base::Settings settings;
   runtime::PmiClient pmi;
+  std::string job_id;  // names this job's shared-memory objects
   std::unique_ptr<mcm::MultiMethod> mcm;
   std::unique_ptr<progress::Engine> progress;
   std::unique_ptr<p2p::Engine> p2p;
   std::unique_ptr<coll::Engine> coll;  // collective schedules in flight
   std::unique_ptr<coll::NodeCollectives> node_coll;  // blocking collectives within one node
+  std::unique_ptr<rma::Engine> rma;    // windows' target sides (one-sided communication)
   core::OpTable ops;                   // user reduction operations
   core::RequestTable requests;
   core::Communicator world;
@@ -50,6 +53,8 @@ struct Instance {
   core::dtype::TypeTable types;   // derived datatypes (predefined ones are decoded from the handle)
   core::AttributeStore attributes;
   core::InfoTable infos;
+  WinTable windows;
+  std::uint64_t shared_windows_made = 0;  // names MPI_Win_allocate_shared's segments
   // User error classes and codes (MPI_Add_error_class/-code/-string), numbered from
   // kFirstUserError: code -> {class, string}.
   struct UserError {

@@ -119,7 +119,14 @@ void NodeCollectives::arrive(const Call& k, std::size_t bytes) {
   } else {
     std::atomic_ref<std::uint32_t>(f.seq).store(k.seq, std::memory_order_seq_cst);
   }
-  if (load(f.sleepers, std::memory_order_seq_cst) != 0) [[unlikely]] mcm::NodeMemory::wake(&f.seq);
+  if (load(f.sleepers, std::memory_order_seq_cst) != 0) [[unlikely]] wake_sleepers(k);
+}
+
+// Who sleeps on this rank's flag is not known, only that someone does: every member of the call
+// that sleeps gets its doorbell rung (one asleep for another reason re-checks and sleeps again).
+void NodeCollectives::wake_sleepers(const Call& k) {
+  for (int i = 0; i < k.n; ++i)
+    if (i != k.me) mcm_.wake_if_asleep(k.job_ranks[i]);
 }
 
 void NodeCollectives::mate_first(const Call& k, std::uint32_t target) {
@@ -201,25 +208,44 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
   // With a core per rank the yields last kAwakeAfterArrival at least, as a point-to-point wait's
   // do (a rank keeping its core from another program polls instead, and its yield_ polls alone
   // would end within microseconds in a sleep that costs a wake-up).
-  const auto awake_until = progress.oversubscribed()
-                               ? progress::Engine::Clock::time_point{}
-                               : progress::Engine::Clock::now() + progress::Engine::kAwakeAfterArrival;
-  for (unsigned i = 0; i < yield_ || progress::Engine::Clock::now() < awake_until; ++i) {
-    (void)progress.yield_core();  // keeps yielding when crowded (see the header)
-    progress.poll();
-    if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
-  }
-  // Sleep in slices: point-to-point traffic does not wake this futex, so poll between slices.
+  // An arrival (a one-sided request, a rendezvous handshake) starts the budget again, as in a
+  // point-to-point wait: a rank that is sent to while it waits here stays awake.
+  auto stay_awake = [&](auto& v) {
+    auto awake_until = progress.oversubscribed()
+                           ? progress::Engine::Clock::time_point{}
+                           : progress::Engine::Clock::now() + progress::Engine::kAwakeAfterArrival;
+    for (unsigned i = 0; i < yield_ || progress::Engine::Clock::now() < awake_until; ++i) {
+      (void)progress.yield_core();  // keeps yielding when crowded (see the header)
+      const int events = progress.poll();
+      if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return true;
+      if (events > 0) {
+        i = 0;
+        if (!progress.oversubscribed())
+          awake_until = progress::Engine::Clock::now() + progress::Engine::kAwakeAfterArrival;
+      }
+    }
+    return false;
+  };
+  if (stay_awake(v)) return v;
+  // Sleep on this rank's doorbell, which both the arriving rank (wake_sleepers()) and any
+  // point-to-point arrival ring: a rank waiting here answers one-sided requests and rendezvous
+  // handshakes at once, not at the end of a slice (a passive-target MPI_Put to a rank in
+  // MPI_Barrier, osu_rma put_lat: 140 us a put when the sleep was on the flag alone, in slices of
+  // up to 2 ms). The doorbell is read before the flag is re-checked, so a ring after the check
+  // ends the sleep.
   auto slice = std::chrono::microseconds(50);
   std::atomic_ref<std::uint32_t> sleepers(flag.sleepers);
   for (;;) {
+    const std::uint32_t bell = mcm_.begin_sleep();
     sleepers.fetch_add(1, std::memory_order_seq_cst);
     mcm::NodeMemory::sleeper_fence();  // the arriving rank's store may have had no fence
     const std::uint32_t now = load(flag.seq, std::memory_order_seq_cst);
-    if (!reached(now, target)) progress.asleep([&] { mcm::NodeMemory::wait(&flag.seq, now, slice); });
+    if (!reached(now, target)) progress.asleep([&] { mcm_.end_sleep(bell, slice); });
+    else mcm_.cancel_sleep();
     sleepers.fetch_sub(1, std::memory_order_relaxed);
     if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;
     if (progress.poll() > 0) {
+      if (stay_awake(v)) return v;
       slice = std::chrono::microseconds(50);
     } else if (slice < std::chrono::microseconds(2000)) {
       slice *= 2;

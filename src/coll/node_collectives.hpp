@@ -269,6 +269,7 @@ class NodeCollectives {
   // kNoBytes. Only calls that waited for every rank to enter call seq-kDepth+1 record one (no
   // reader of the entry for call seq-kDepth is left then).
   static constexpr std::size_t kNoBytes = ~std::size_t{0};
+  void wake_sleepers(const Call& k);
   void arrive(const Call& k, std::size_t bytes);
   // Waits until every other rank's flag reached `target` (and records how far they all are).
   void wait_all(const Call& k, std::uint32_t target);

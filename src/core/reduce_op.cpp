@@ -99,6 +99,9 @@ bool is_accumulate_only_op(int op_handle) {
   return op_handle == static_cast<int>(0x58000000u | kReplace) || op_handle == static_cast<int>(0x58000000u | kNoOp);
 }
 
+bool is_replace_op(int op_handle) { return op_handle == static_cast<int>(0x58000000u | kReplace); }
+bool is_no_op(int op_handle) { return op_handle == static_cast<int>(0x58000000u | kNoOp); }
+
 bool is_predefined_op(int op_handle) {
   const auto h = static_cast<std::uint32_t>(op_handle);
   return (h & 0xffffff00u) == 0x58000000u && (h & 0xffu) >= kMax && (h & 0xffu) <= kNoOp;

@@ -22,6 +22,9 @@ ReduceFn find_reduce(int op, int datatype);
 bool is_predefined_op(int op);
 // MPI_REPLACE / MPI_NO_OP: defined for one-sided accumulates only, not for collectives.
 bool is_accumulate_only_op(int op);
+// MPI_REPLACE (the target takes the origin's value) and MPI_NO_OP (the target keeps its own).
+bool is_replace_op(int op);
+bool is_no_op(int op);
 
 inline constexpr std::uint32_t kUserOpPrefix = 0x98000000u;  // direct kind, object type op
 

@@ -94,6 +94,20 @@ class MultiMethod {
   int cpu_mates() const { return shm_ ? shm_->cpu_mates() : 0; }
   // wait() when the wake is to come from a rank that shares_cpu() (shm only in use).
   void wait_for_cpu_mate(std::chrono::microseconds timeout) { shm_->wait_for_cpu_mate(timeout); }
+  // wait() in two steps around a check of the caller's own (device/shm/shm_device.hpp); with no
+  // shared-memory device, end_sleep() is wait().
+  std::uint32_t begin_sleep() { return shm_ ? shm_->begin_sleep() : 0; }
+  void end_sleep(std::uint32_t bell, std::chrono::microseconds timeout) {
+    if (shm_ && poll_shm_) shm_->end_sleep(bell, poll_tcp_ ? timeout / 2 : timeout);
+    else wait(timeout);
+  }
+  void cancel_sleep() {
+    if (shm_) shm_->cancel_sleep();
+  }
+  // Wakes `peer`, a rank of this node, if it sleeps in wait() or end_sleep().
+  void wake_if_asleep(int peer) {
+    if (shm_) shm_->wake_if_asleep(peer);
+  }
 
   const device::Figures& figures(int peer) const { return figures_[static_cast<int>(routes_[peer])]; }
   // Lines of the end-of-job rail summary (RAILMPI_RAIL_STATS), one per channel.

@@ -207,8 +207,8 @@ class Engine {
   // round finished). Returns the number of events.
   int poll() {
     const int n = mcm_.poll();
-    // Two loads and a test when no hook is armed (a slot without a hook points at kNever).
-    if (*hooks_[0].armed || *hooks_[1].armed) [[unlikely]] return n + run_hooks();
+    // Three loads and a test when no hook is armed (a slot without a hook points at kNever).
+    if (*hooks_[0].armed || *hooks_[1].armed || *hooks_[2].armed) [[unlikely]] return n + run_hooks();
     return n;
   }
 
@@ -229,7 +229,7 @@ class Engine {
   // Work an upper layer defers out of device callbacks: run after a device pass while *armed is
   // true (a plain flag test on the hot path; no call when there is nothing to do). The hook
   // returns how many events it handled. One slot per upper layer that defers work.
-  enum class HookSlot { point_to_point, collectives };  // poll() tests the two slots' flags
+  enum class HookSlot { point_to_point, collectives, rma };  // poll() tests the slots' flags
   void set_hook(HookSlot slot, int (*hook)(void* ctx), void* ctx, const bool* armed) {
     hooks_[static_cast<int>(slot)] = Hook{hook, ctx, hook ? armed : &kNever};
   }
@@ -487,7 +487,7 @@ class Engine {
     void* ctx = nullptr;
     const bool* armed = &kNever;
   };
-  Hook hooks_[2];
+  Hook hooks_[3];
   [[gnu::noinline]] int run_hooks() {
     int n = 0;
     for (const Hook& h : hooks_) {

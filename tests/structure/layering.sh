@@ -14,6 +14,7 @@ src/progress:runtime/ p2p/ core/ coll/ rma/ api/ mpi.h
 src/p2p:runtime/ core/ coll/ rma/ api/ device/shm/ device/tcp/ device/self/ mpi.h
 src/core:runtime/ coll/ rma/ api/ device/shm/ device/tcp/ device/self/
 src/coll:runtime/ rma/ api/ device/shm/ device/tcp/ device/self/
+src/rma:runtime/ coll/ api/ device/shm/ device/tcp/ device/self/ mpi.h
 src/api:device/shm/ device/tcp/ device/self/
 "
 echo "$rules" | while IFS=: read -r dir banned; do

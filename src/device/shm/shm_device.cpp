@@ -597,6 +597,38 @@ void ShmDevice::sleep(std::chrono::microseconds timeout, bool barrier) {
   store32(c->sleeping, 0, std::memory_order_relaxed);
 }
 
+std::uint32_t ShmDevice::begin_sleep() {
+  SegmentControl* c = my_ctrl();
+  const std::uint32_t bell = load32(c->doorbell, std::memory_order_seq_cst);
+  store32(c->sleeping, queued_ > 0 ? kAsleep | kAsleepForRoom : kAsleep, std::memory_order_seq_cst);
+  return bell;
+}
+
+void ShmDevice::end_sleep(std::uint32_t bell, std::chrono::microseconds timeout) {
+  SegmentControl* c = my_ctrl();
+  const auto now = std::chrono::steady_clock::now();
+  if (connected_ && !shut_down_ && timeout.count() > 0 && !anything_to_do(std::memory_order_seq_cst)) {
+    auto until_check = std::chrono::duration_cast<std::chrono::microseconds>(next_liveness_check_ - now);
+    if (until_check.count() < 1) until_check = std::chrono::microseconds(1);
+    futex_wait(&c->doorbell, bell, std::min(timeout, until_check));
+  }
+  store32(c->sleeping, 0, std::memory_order_relaxed);
+  if (connected_ && !shut_down_ && std::chrono::steady_clock::now() >= next_liveness_check_) {
+    check_peers_alive();
+    next_liveness_check_ = std::chrono::steady_clock::now() + kLivenessPeriod;
+  }
+}
+
+void ShmDevice::cancel_sleep() { store32(my_ctrl()->sleeping, 0, std::memory_order_relaxed); }
+
+void ShmDevice::wake_if_asleep(int peer) {
+  const int idx = peer >= 0 && peer < job_size_ ? index_of_rank_[std::size_t(peer)] : -1;
+  if (idx < 0) return;
+  Peer& p = peers_[std::size_t(idx)];
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (std::atomic_ref<std::uint32_t>(p.ctrl->sleeping).load(std::memory_order_relaxed) & kAsleep) wake(p);
+}
+
 // The CPUs the machine's ranks share, not this rank's own mask (a bound rank sees one CPU).
 bool ShmDevice::node_oversubscribed() const {
   return base::oversubscribed(static_cast<int>(peers_.size()) + 1, machine_cpus_);

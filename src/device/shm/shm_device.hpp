@@ -143,6 +143,16 @@ class ShmDevice final : public Device {
   // bare processes: 1.6-1.9 us a hop without it, 2.9-4.0 with it). A frame from a rank on another
   // CPU may then come without a wake: the sleep ends at the timeout.
   void wait_for_cpu_mate(std::chrono::microseconds timeout);
+  // wait() in two steps, for a waiter that re-checks a condition of its own in between (a
+  // node-level collective's flag): begin_sleep() marks this rank asleep and returns the doorbell
+  // value to wait on; the caller publishes that it sleeps, runs the process barrier, re-checks,
+  // then end_sleep() sleeps until the doorbell rings (an arrival, or wake_if_asleep() from a rank
+  // that changed the condition) or the timeout; cancel_sleep() when the re-check found it.
+  std::uint32_t begin_sleep();
+  void end_sleep(std::uint32_t bell, std::chrono::microseconds timeout);
+  void cancel_sleep();
+  // Rings `peer`'s doorbell when it sleeps (after a full fence).
+  void wake_if_asleep(int peer);
   bool read_remote(int peer, std::uint64_t remote_addr, std::span<std::byte> dst) override;
   std::size_t read_remote_runs(int peer, std::span<const RemoteRun> runs) override;
   std::size_t write_remote_runs(int peer, std::span<const RemoteSource> runs) override;
