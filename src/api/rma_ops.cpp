@@ -135,10 +135,79 @@ p2p::Request* new_request(MPI_Request* request, MPI_Win win, bool proc_null) {
 
 enum class Kind { put, get, accumulate };
 
+// The window and the region of `bytes` bytes at `target_disp` of `target_rank` for the quick
+// paths below, when the window is valid, the target in an epoch and the region inside its window;
+// nullptr otherwise (the general checks follow, and raise the error if there is one).
+WinObject* quick_target(MPI_Win win, int target_rank, MPI_Aint target_disp, std::size_t bytes, rma::Region& where,
+                        base::Strided& block) {
+  WinObject* w = library_state().phase == Phase::running ? instance().windows.find(win) : nullptr;
+  if (!w || target_disp < 0 || target_rank < 0 || target_rank >= w->window->size() || !w->may_access(target_rank))
+    [[unlikely]]
+    return nullptr;
+  const rma::TargetInfo& info = w->window->target(target_rank);
+  std::uint64_t offset;
+  if (__builtin_mul_overflow(static_cast<std::uint64_t>(target_disp), static_cast<std::uint64_t>(info.disp_unit),
+                             &offset) ||
+      (info.size != rma::TargetInfo::kAddresses && (offset > info.size || bytes > info.size - offset))) [[unlikely]]
+    return nullptr;
+  block = base::Strided{0, bytes, 1, 0};
+  where = rma::Region{offset, base::strided_layout(nullptr, block)};
+  return w;
+}
+
+// The common case checked in one pass: one predefined type on both sides and an operation defined
+// on it. False: nothing was done. osu_rma put_bw 8 B: 0.044 -> 0.011 us a put on a shared-memory
+// window (perf: the general checks held 80% of the time).
+bool quick_transfer(Kind kind, const void* origin_addr, int origin_count, MPI_Datatype origin_type, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win) {
+  bool valid;
+  const std::size_t elem = core::builtin_size(origin_type, valid);
+  if (!valid || origin_type != target_type || origin_count != target_count || origin_count < 0 ||
+      (!origin_addr && origin_count > 0)) [[unlikely]]
+    return false;
+  const std::size_t bytes = elem * std::size_t(origin_count);
+  rma::Region where;
+  base::Strided block;
+  WinObject* w = quick_target(win, target_rank, target_disp, bytes, where, block);
+  if (!w) [[unlikely]] return false;
+  const rma::Buffer origin{static_cast<std::byte*>(const_cast<void*>(origin_addr)), bytes, nullptr};
+  rma::Window& window = *w->window;
+  switch (kind) {
+    case Kind::put: window.put(target_rank, origin, where, nullptr); break;
+    case Kind::get: window.get(target_rank, origin, where, nullptr); break;
+    case Kind::accumulate:
+      if (!core::find_reduce(op, origin_type)) return false;
+      window.accumulate(target_rank, origin, where, rma::Reduction{op, origin_type, elem}, nullptr);
+      break;
+  }
+  return true;
+}
+
+// MPI_Fetch_and_op's common case, as quick_transfer().
+bool quick_fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype type, int target_rank,
+                        MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  bool valid;
+  const std::size_t elem = core::builtin_size(type, valid);
+  if (!valid || !result_addr || (!origin_addr && !core::is_no_op(op)) || !core::find_reduce(op, type)) [[unlikely]]
+    return false;
+  rma::Region where;
+  base::Strided block;
+  WinObject* w = quick_target(win, target_rank, target_disp, elem, where, block);
+  if (!w) [[unlikely]] return false;
+  const rma::Buffer origin{static_cast<std::byte*>(const_cast<void*>(origin_addr)), origin_addr ? elem : 0, nullptr};
+  const rma::Buffer result{static_cast<std::byte*>(result_addr), elem, nullptr};
+  w->window->get_accumulate(target_rank, origin, result, where, rma::Reduction{op, type, elem}, nullptr);
+  return true;
+}
+
 // MPI_Put, MPI_Get, MPI_Accumulate and their request-based forms (`request` not null).
 int transfer(Kind kind, const char* name, const void* origin_addr, int origin_count, MPI_Datatype origin_type,
              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op,
              MPI_Win win, MPI_Request* request) {
+  if (!request)
+    if (quick_transfer(kind, origin_addr, origin_count, origin_type, target_rank, target_disp, target_count,
+                       target_type, op, win))
+      return MPI_SUCCESS;
   Call k{name, win};
   if (int e = begin(k, target_rank)) return e;
   rma::Buffer origin;
@@ -269,6 +338,7 @@ int PMPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype
 
 int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  if (quick_fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win)) return MPI_SUCCESS;
   return get_accumulate("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
                         target_disp, 1, datatype, op, win, nullptr);
 }

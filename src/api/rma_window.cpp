@@ -30,6 +30,8 @@ int check_create(const char* call, MPI_Aint size, int disp_unit, MPI_Comm comm, 
   return MPI_SUCCESS;
 }
 
+void use_direct_access(WinObject& w);
+
 // Collective over `comm`: makes `w` (its memory, if the library's, already in it) the window over
 // `base`. A dynamic window's targets are addresses: no size bounds them at the origin.
 int make_window(MPI_Comm comm, void* base, MPI_Aint size, int disp_unit, int flavor, std::unique_ptr<WinObject> w,
@@ -51,9 +53,13 @@ int make_window(MPI_Comm comm, void* base, MPI_Aint size, int disp_unit, int fla
   w->flavor = flavor;
   w->locks.assign(cards.size(), WinObject::Lock::none);
   w->in_access_group.assign(cards.size(), 0);
+  if (w->segment && in.settings.rma_shared) use_direct_access(*w);
   *win = in.windows.add(std::move(w));
   return MPI_SUCCESS;
 }
+
+// Lines of lock words per rank at the start of a node window's segment.
+constexpr int kLockLines = 2;
 
 // Whether every rank of `c` runs on this rank's node.
 bool all_on_node(const core::Communicator& c) {
@@ -93,6 +99,42 @@ int map_shared_segment(const char* call, MPI_Comm comm, const core::Communicator
   return MPI_SUCCESS;
 }
 
+// The memory of a window whose ranks all share this node, in one segment every rank maps: two lock
+// words per rank (a cache line each: accumulates, MPI_Win_lock), then each rank's part: contiguous in rank
+// order (MPI_Win_allocate_shared's default), or `padded` to whole cache lines (MPI_Win_allocate).
+int node_window_memory(const char* call, MPI_Comm comm, const core::Communicator& c, MPI_Aint size, int disp_unit,
+                       bool padded, WinObject& w) {
+  struct Part {
+    MPI_Aint size;
+    int disp_unit;
+  };
+  const Part mine{size, disp_unit};
+  std::vector<Part> parts(static_cast<std::size_t>(c.size()));
+  if (int e = PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, parts.data(), sizeof mine, MPI_BYTE, comm)) return e;
+  const auto line = static_cast<MPI_Aint>(sizeof(CacheLine));
+  MPI_Aint at = kLockLines * line * c.size();
+  for (const Part& p : parts) {
+    w.shared_offsets.push_back(at);
+    w.shared_sizes.push_back(p.size);
+    w.shared_disp_units.push_back(p.disp_unit);
+    at += padded ? (p.size + line - 1) / line * line : p.size;
+  }
+  w.segment = std::make_unique<mcm::NodeSegment>();
+  return map_shared_segment(call, comm, c, std::size_t(at), *w.segment);
+}
+
+// Operations on a window in one node segment are loads and stores (RAILMPI_RMA_SHARED).
+void use_direct_access(WinObject& w) {
+  rma::DirectAccess d;
+  for (std::size_t i = 0; i < w.shared_offsets.size(); ++i) {
+    d.bases.push_back(w.segment->data() + w.shared_offsets[i]);
+    std::byte* lines = w.segment->data() + i * kLockLines * sizeof(CacheLine);
+    d.locks.push_back(reinterpret_cast<std::uint32_t*>(lines));
+    d.epoch_locks.push_back(reinterpret_cast<std::uint32_t*>(lines + sizeof(CacheLine)));
+  }
+  w.window->use_direct_access(std::move(d));
+}
+
 }  // namespace
 
 extern "C" {
@@ -111,10 +153,16 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
   core::Communicator* c;
   if (int e = check_create("MPI_Win_allocate", size, disp_unit, comm, win, c)) return e;
   if (!baseptr) return raise_error(comm, MPI_ERR_ARG, "MPI_Win_allocate", "baseptr is NULL");
-  const std::size_t lines = (static_cast<std::size_t>(size) + sizeof(CacheLine) - 1) / sizeof(CacheLine);
   auto w = std::make_unique<WinObject>();
-  if (lines) w->memory.reset(new CacheLine[lines]());
-  void* base = w->memory.get();
+  void* base;
+  if (instance().settings.rma_shared && c->size() > 1 && all_on_node(*c)) {
+    if (int e = node_window_memory("MPI_Win_allocate", comm, *c, size, disp_unit, true, *w)) return e;
+    base = w->segment->data() + w->shared_offsets[std::size_t(c->rank)];
+  } else {
+    const std::size_t lines = (static_cast<std::size_t>(size) + sizeof(CacheLine) - 1) / sizeof(CacheLine);
+    if (lines) w->memory.reset(new CacheLine[lines]());
+    base = w->memory.get();
+  }
   *static_cast<void**>(baseptr) = base;
   return make_window(comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, std::move(w), win);
 }
@@ -131,23 +179,8 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     return raise_error(comm, MPI_ERR_RMA_SHARED, call, "the ranks of comm=0x%x are not all on this node (%s)",
                        unsigned(comm), instance().mcm->host().c_str());
   // Each rank's part follows the one of the rank before it (MPI's default: contiguous).
-  struct Part {
-    MPI_Aint size;
-    int disp_unit;
-  };
-  const Part mine{size, disp_unit};
-  std::vector<Part> parts(static_cast<std::size_t>(c->size()));
-  if (int e = PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, parts.data(), sizeof mine, MPI_BYTE, comm)) return e;
   auto w = std::make_unique<WinObject>();
-  MPI_Aint total = 0;
-  for (const Part& p : parts) {
-    w->shared_offsets.push_back(total);
-    w->shared_sizes.push_back(p.size);
-    w->shared_disp_units.push_back(p.disp_unit);
-    total += p.size;
-  }
-  w->segment = std::make_unique<mcm::NodeSegment>();
-  if (int e = map_shared_segment(call, comm, *c, std::max<std::size_t>(std::size_t(total), 1), *w->segment)) return e;
+  if (int e = node_window_memory(call, comm, *c, size, disp_unit, false, *w)) return e;
   void* base = w->segment->data() + w->shared_offsets[std::size_t(c->rank)];
   *static_cast<void**>(baseptr) = base;
   return make_window(comm, base, size, disp_unit, MPI_WIN_FLAVOR_SHARED, std::move(w), win);

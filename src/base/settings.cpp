@@ -59,6 +59,8 @@ constexpr std::array kSpecs{
     SettingSpec{"RAILMPI_YIELD_COUNT", "200", "Yields a waiting rank makes after the last message it received before it sleeps in the kernel (with a core per rank it also yields for 1 ms after the last arrival: a rank that keeps receiving pays no wake-ups; with more ranks than cores, a point-to-point wait makes none for 10 ms once yields show other programs holding the cores: a yield of 500 us or more, another among the 32 yields before it, and more tasks runnable on the machine than ranks of the job awake; a rank bound to a core of its own polls instead of yielding for 100 ms after such a yield: another program shares its core, and each yield would hand it a time slice; a long yield with nothing else runnable is the host stopping a virtual machine's CPU and changes nothing)."},
     SettingSpec{"RAILMPI_NODE_COLL_LIMIT", "64K",
                 "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},
+    SettingSpec{"RAILMPI_RMA_SHARED", "1",
+                "1: the memory of `MPI_Win_allocate` windows whose ranks are all on one node is shared memory, and one-sided operations on them are loads and stores of the origin (accumulates under a lock per target); 0: they are messages handled by the target, as for every other window."},
     SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr, and at `MPI_Finalize` how the rank waited (yields, sleeps, the PAUSEs after its empty polls) and how many collectives went through the node's shared region."},
     SettingSpec{"RAILMPI_NODE", "",
                 "Name of the rank's host, set by `mpiexec` for every rank; ranks with one name share memory (empty: host name + network namespace)."},
@@ -158,6 +160,7 @@ Settings Settings::from_environment() {
   s.rail_stats = read_size("RAILMPI_RAIL_STATS") != 0;
   s.rail_timeout_ms = read_unsigned("RAILMPI_RAIL_TIMEOUT");
   s.header_cache = read_size("RAILMPI_HEADER_CACHE") != 0;
+  s.rma_shared = read_size("RAILMPI_RMA_SHARED") != 0;
   s.spin_count = read_unsigned("RAILMPI_SPIN_COUNT");
   s.spin_pauses = read_size_or_automatic("RAILMPI_SPIN_PAUSES");
   if (s.spin_pauses != Settings::kAutomatic && s.spin_pauses > 64) s.spin_pauses = 64;
@@ -214,6 +217,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_RAIL_STATS") return rail_stats ? "1" : "0";
   if (name == "RAILMPI_RAIL_TIMEOUT") return std::to_string(rail_timeout_ms);
   if (name == "RAILMPI_HEADER_CACHE") return header_cache ? "1" : "0";
+  if (name == "RAILMPI_RMA_SHARED") return rma_shared ? "1" : "0";
   if (name == "RAILMPI_SPIN_COUNT") return std::to_string(spin_count);
   if (name == "RAILMPI_SPIN_PAUSES") return spin_pauses == kAutomatic ? std::string() : std::to_string(spin_pauses);
   if (name == "RAILMPI_YIELD_COUNT") return std::to_string(yield_count);

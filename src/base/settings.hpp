@@ -46,6 +46,7 @@ struct Settings {
   bool rail_stats;              // RAILMPI_RAIL_STATS: end-of-job counters on stderr
   unsigned rail_timeout_ms;     // RAILMPI_RAIL_TIMEOUT: no progress this long takes a rail out of service
   bool header_cache;            // RAILMPI_HEADER_CACHE: 4-byte header for repeated envelopes
+  bool rma_shared;              // RAILMPI_RMA_SHARED: node-local allocated windows in shared memory
   unsigned spin_count;          // RAILMPI_SPIN_COUNT: polls before yielding
   std::size_t spin_pauses;      // RAILMPI_SPIN_PAUSES: PAUSEs after an empty poll (kAutomatic: measured)
   unsigned yield_count;         // RAILMPI_YIELD_COUNT: yields before sleeping

@@ -176,12 +176,20 @@ void Window::send_with_data(int target, const Buffer& origin, const Region& wher
 }
 
 void Window::put(int target, const Buffer& origin, const Region& where, p2p::Request* done) {
+  if (direct()) {
+    direct_put(target, origin, where);
+    return complete_now(done);
+  }
   Request h;
   h.kind = RequestKind::put;
   send_with_data(target, origin, where, h, done);
 }
 
 void Window::get(int target, const Buffer& origin, const Region& where, p2p::Request* done) {
+  if (direct()) {
+    direct_get(target, origin, where);
+    return complete_now(done);
+  }
   OriginOp& op = *origin_op(done);
   copy_origin_layout(op, origin, false);
   Request h;
@@ -200,6 +208,10 @@ void Window::get(int target, const Buffer& origin, const Region& where, p2p::Req
 
 void Window::accumulate(int target, const Buffer& origin, const Region& where, const Reduction& red,
                         p2p::Request* done) {
+  if (direct()) {
+    direct_accumulate(target, origin, nullptr, where, red);
+    return complete_now(done);
+  }
   Request h;
   h.kind = RequestKind::accumulate;
   h.op = red.op;
@@ -209,6 +221,10 @@ void Window::accumulate(int target, const Buffer& origin, const Region& where, c
 
 void Window::get_accumulate(int target, const Buffer& origin, const Buffer& result, const Region& where,
                             const Reduction& red, p2p::Request* done) {
+  if (direct()) {
+    direct_accumulate(target, origin, &result, where, red);
+    return complete_now(done);
+  }
   OriginOp& op = *origin_op(done);
   copy_origin_layout(op, origin, false);
   copy_origin_layout(op, result, true);
@@ -237,6 +253,10 @@ void Window::get_accumulate(int target, const Buffer& origin, const Buffer& resu
 
 void Window::compare_and_swap(int target, const std::byte* origin, const std::byte* compare, std::byte* result,
                               std::uint64_t offset, std::size_t elem_size, p2p::Request* done) {
+  if (direct()) {
+    direct_compare_and_swap(target, origin, compare, result, offset, elem_size);
+    return complete_now(done);
+  }
   OriginOp& op = *origin_op(done);
   Request h;
   h.kind = RequestKind::compare_and_swap;
@@ -296,12 +316,18 @@ void Window::control(std::span<const int> targets, RequestKind kind, std::uint8_
 }
 
 void Window::flush(std::span<const int> targets) {
+  if (direct()) {  // done already: the stores only need to be ordered before what follows
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    for (int t : targets) touched_[std::size_t(t)] = 0;
+    return;
+  }
   control(targets, RequestKind::flush, 0);
   for (int t : targets) touched_[std::size_t(t)] = 0;
   wait_local();
 }
 
 void Window::lock(int target, bool exclusive) {
+  if (direct()) return direct_lock(target, exclusive);
   const int t[] = {target};
   control(t, RequestKind::lock, exclusive ? kFlagExclusive : 0);
 }
@@ -311,9 +337,23 @@ void Window::unlock(int target) {
   unlock_all(t);
 }
 
-void Window::lock_shared(std::span<const int> targets) { control(targets, RequestKind::lock, 0); }
+void Window::lock_shared(std::span<const int> targets) {
+  if (direct()) {
+    for (int t : targets) direct_lock(t, false);
+    return;
+  }
+  control(targets, RequestKind::lock, 0);
+}
 
 void Window::unlock_all(std::span<const int> targets) {
+  if (direct()) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // the epoch's stores before the release
+    for (int t : targets) {
+      direct_unlock(t);
+      touched_[std::size_t(t)] = 0;
+    }
+    return;
+  }
   control(targets, RequestKind::unlock, 0);
   for (int t : targets) touched_[std::size_t(t)] = 0;
   wait_local();

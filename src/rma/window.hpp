@@ -57,6 +57,18 @@ struct Reduction {
   std::size_t elem_size = 1;
 };
 
+// A window whose every rank's memory this process maps (shared memory, one node): operations are
+// the origin's own loads and stores (rma/direct_access.cpp), accumulates and atomics under the
+// target's lock word, MPI_Win_lock an atomic on the target's epoch word: the target takes no part
+// (it may compute without calling MPI). Only an epoch's complete (post/start/complete/wait) is
+// still a message.
+struct DirectAccess {
+  std::vector<std::byte*> bases;             // each target's window memory, mapped in this process
+  std::vector<std::uint32_t*> locks;         // each target's accumulate lock (0 free, 1 held)
+  std::vector<std::uint32_t*> epoch_locks;   // each target's MPI_Win_lock word (kExclusive or a count)
+  static constexpr std::uint32_t kExclusive = 0x80000000u;
+};
+
 class Engine;
 
 class Window {
@@ -67,6 +79,10 @@ class Window {
   ~Window();
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
+
+  // From now on, operations go through `direct` (every target's memory, mapped here).
+  void use_direct_access(DirectAccess direct) { direct_ = std::move(direct); }
+  bool direct() const { return !direct_.bases.empty(); }
 
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(job_ranks_.size()); }
@@ -140,6 +156,20 @@ class Window {
     std::vector<std::byte> message;
   };
 
+  // Direct access (rma/direct_access.cpp).
+  std::byte* direct_region(int target, const Region& where) const;
+  void direct_put(int target, const Buffer& origin, const Region& where);
+  void direct_get(int target, const Buffer& origin, const Region& where);
+  void direct_accumulate(int target, const Buffer& origin, const Buffer* result, const Region& where,
+                         const Reduction& red);
+  void direct_compare_and_swap(int target, const std::byte* origin, const std::byte* compare, std::byte* result,
+                               std::uint64_t offset, std::size_t elem_size);
+  void lock_target(int target);
+  void unlock_target(int target);
+  void direct_lock(int target, bool exclusive);
+  void direct_unlock(int target);
+  static void complete_now(p2p::Request* done);
+
   OriginOp* origin_op(p2p::Request* done);
   static void origin_part_done(p2p::Request& r);
   void drop_guard(OriginOp& op);
@@ -172,6 +202,7 @@ class Window {
   bool lockable(bool exclusive) const { return !exclusive_held_ && (!exclusive || shared_holders_ == 0); }
 
   Engine& engine_;
+  DirectAccess direct_;
   int context_;
   int rank_;
   std::vector<int> job_ranks_;

@@ -106,6 +106,32 @@ static void dynamic_window(void) {
     free(all);
 }
 
+/* Passive target without the target in MPI: the other ranks lock rank 0 exclusively, add 1 to a
+ * counter in its window and unlock, while rank 0 reads the counter in a loop that calls no MPI
+ * function. It ends only if locks and accumulates need nothing from the target (RailMPI's
+ * MPI_Win_allocate windows on one node; Open MPI's osc/sm). */
+static void passive_without_target(void) {
+    long *counter;
+    MPI_Win win;
+    MPI_OK(MPI_Win_allocate(sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &counter, &win));
+    *counter = 0;
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mt_rank == 0) {
+        long seen;
+        do {
+            seen = __atomic_load_n(counter, __ATOMIC_ACQUIRE);
+        } while (seen < mt_size - 1);
+        CHECK(seen == mt_size - 1, "counter %ld", seen);
+    } else {
+        long one = 1;
+        MPI_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        MPI_OK(MPI_Accumulate(&one, 1, MPI_LONG, 0, 0, 1, MPI_LONG, MPI_SUM, win));
+        MPI_OK(MPI_Win_unlock(0, win));
+    }
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_OK(MPI_Win_free(&win));
+}
+
 static void bad_input(void) {
     int *base;
     MPI_Win win;
@@ -140,6 +166,14 @@ int main(int argc, char **argv) {
     if (mt_size > 1)
 #endif
         dynamic_window();
+    /* Only where the target takes no part (not MPICH 4.0.2's ch4:ucx; RailMPI with
+     * RAILMPI_RMA_SHARED=0 sends messages the target must handle). */
+    const char *shared = getenv("RAILMPI_RMA_SHARED");
+#ifndef MT_REFERENCE_MPICH_402
+    if (!shared || atoi(shared) != 0) passive_without_target();
+#else
+    (void)shared;
+#endif
     bad_input();
     return mt_finish();
 }
