@@ -6,7 +6,8 @@
  *   acc_lat  MPI_Accumulate (MPI_SUM on MPI_INT, sizes from 4) then MPI_Win_flush (us)
  *   fop_lat  MPI_Fetch_and_op (MPI_SUM on one MPI_LONG) then MPI_Win_flush (us; size 8 only)
  *   put_bw   64 MPI_Puts then MPI_Win_flush (MB/s)
- *   fence    both ranks: MPI_Put of SIZE bytes from rank 0 between two MPI_Win_fence (us per epoch) */
+ *   fence    both ranks: MPI_Put of SIZE bytes from rank 0 between two MPI_Win_fence (us per epoch)
+ * BENCH_WIN_CREATE=1: the window is MPI_Win_create over the program's memory instead. */
 #include "bench_common.h"
 
 enum { WINDOW = 64 };
@@ -26,10 +27,17 @@ int main(int argc, char **argv) {
     char *local = bench_alloc(bw ? o.max * WINDOW : o.max);
     char *base;
     MPI_Win win;
-    MPI_Win_allocate(win_bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    const char *create = getenv("BENCH_WIN_CREATE");
+    if (create && atoi(create) > 0) {
+        base = bench_alloc(win_bytes);
+        MPI_Win_create(base, win_bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    } else {
+        MPI_Win_allocate(win_bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    }
     memset(base, 0, (size_t)win_bytes);
     if (rank == 0) {
-        printf("# RailMPI OSU-style one-sided test: %s\n", mode);
+        printf("# RailMPI OSU-style one-sided test: %s, %s\n", mode,
+               create && atoi(create) > 0 ? "MPI_Win_create" : "MPI_Win_allocate");
         printf("# %-10s %16s\n", "Size", bw ? "Bandwidth (MB/s)" : "Latency (us)");
         fflush(stdout);
     }
@@ -79,6 +87,7 @@ int main(int argc, char **argv) {
         }
     }
     MPI_Win_free(&win);
+    if (create && atoi(create) > 0) free(base);
     free(local);
     MPI_Finalize();
     return 0;

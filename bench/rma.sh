@@ -4,6 +4,7 @@
 # mode, so a burst of load on this shared machine hits them all. Prints per mode: size, the
 # medians, and RailMPI / best peer (latency: < 1 is better; put_bw: > 1 is better).
 #   ROUNDS=N (default 3)  MODES="put_lat get_lat acc_lat fop_lat put_bw fence"  MAX=bytes (65536)
+#   BENCH_WIN_CREATE=1: windows over the program's memory (MPI_Win_create) instead of MPI_Win_allocate
 # Peers as bench/peers.sh starts them (Open MPI: Debian's default one-sided component).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +19,8 @@ peer_build "$here/osu_rma.c" osu_rma
 impls="rail"
 [ "$have_mpich" = 1 ] && impls="$impls mpich"
 [ "$have_ompi" = 1 ] && impls="$impls ompi"
-echo "# rma.sh: $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds; $impls"
+export BENCH_WIN_CREATE=${BENCH_WIN_CREATE:-0}
+echo "# rma.sh: $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds; $impls; BENCH_WIN_CREATE=$BENCH_WIN_CREATE"
 for mode in $MODES; do
     for r in $(seq 1 "$ROUNDS"); do
         for i in $impls; do

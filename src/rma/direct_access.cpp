@@ -52,7 +52,9 @@ void Window::complete_now(p2p::Request* done) {
 }
 
 std::byte* Window::direct_region(int target, const Region& where) const {
-  return direct_.bases[std::size_t(target)] + where.offset;
+  std::byte* base = direct() ? direct_.bases[std::size_t(target)]
+                             : reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(targets_[std::size_t(rank_)].base));
+  return base + where.offset;
 }
 
 void Window::direct_put(int target, const Buffer& origin, const Region& where) {
@@ -84,6 +86,7 @@ void Window::direct_get(int target, const Buffer& origin, const Region& where) {
 // The lock of a target's accumulates: held for one operation's loads and stores. A rank that
 // finds it taken spins a little, then yields (its holder may be waiting for this core).
 void Window::lock_target(int target) {
+  if (!direct()) return;  // this rank's own memory: nothing else runs meanwhile
   std::atomic_ref<std::uint32_t> word(*direct_.locks[std::size_t(target)]);
   for (unsigned spins = 0; word.exchange(1, std::memory_order_acquire) != 0;) {
     while (word.load(std::memory_order_relaxed) != 0) {
@@ -94,6 +97,7 @@ void Window::lock_target(int target) {
 }
 
 void Window::unlock_target(int target) {
+  if (!direct()) return;
   std::atomic_ref<std::uint32_t>(*direct_.locks[std::size_t(target)]).store(0, std::memory_order_release);
 }
 
@@ -147,7 +151,8 @@ void Window::direct_accumulate(int target, const Buffer& origin, const Buffer* r
 
 void Window::direct_compare_and_swap(int target, const std::byte* origin, const std::byte* compare,
                                      std::byte* result, std::uint64_t offset, std::size_t elem_size) {
-  std::byte* where = direct_.bases[std::size_t(target)] + offset;
+  base::Layout none;
+  std::byte* where = direct_region(target, Region{offset, none});
   lock_target(target);
   std::memcpy(result, where, elem_size);
   if (std::memcmp(where, compare, elem_size) == 0) std::memcpy(where, origin, elem_size);

@@ -176,7 +176,7 @@ void Window::send_with_data(int target, const Buffer& origin, const Region& wher
 }
 
 void Window::put(int target, const Buffer& origin, const Region& where, p2p::Request* done) {
-  if (direct()) {
+  if (reaches_directly(target)) {
     direct_put(target, origin, where);
     return complete_now(done);
   }
@@ -186,7 +186,7 @@ void Window::put(int target, const Buffer& origin, const Region& where, p2p::Req
 }
 
 void Window::get(int target, const Buffer& origin, const Region& where, p2p::Request* done) {
-  if (direct()) {
+  if (reaches_directly(target)) {
     direct_get(target, origin, where);
     return complete_now(done);
   }
@@ -208,7 +208,7 @@ void Window::get(int target, const Buffer& origin, const Region& where, p2p::Req
 
 void Window::accumulate(int target, const Buffer& origin, const Region& where, const Reduction& red,
                         p2p::Request* done) {
-  if (direct()) {
+  if (reaches_directly(target)) {
     direct_accumulate(target, origin, nullptr, where, red);
     return complete_now(done);
   }
@@ -221,7 +221,7 @@ void Window::accumulate(int target, const Buffer& origin, const Region& where, c
 
 void Window::get_accumulate(int target, const Buffer& origin, const Buffer& result, const Region& where,
                             const Reduction& red, p2p::Request* done) {
-  if (direct()) {
+  if (reaches_directly(target)) {
     direct_accumulate(target, origin, &result, where, red);
     return complete_now(done);
   }
@@ -253,7 +253,7 @@ void Window::get_accumulate(int target, const Buffer& origin, const Buffer& resu
 
 void Window::compare_and_swap(int target, const std::byte* origin, const std::byte* compare, std::byte* result,
                               std::uint64_t offset, std::size_t elem_size, p2p::Request* done) {
-  if (direct()) {
+  if (reaches_directly(target)) {
     direct_compare_and_swap(target, origin, compare, result, offset, elem_size);
     return complete_now(done);
   }

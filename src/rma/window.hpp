@@ -83,6 +83,10 @@ class Window {
   // From now on, operations go through `direct` (every target's memory, mapped here).
   void use_direct_access(DirectAccess direct) { direct_ = std::move(direct); }
   bool direct() const { return !direct_.bases.empty(); }
+  // Whether operations on `target` are this rank's loads and stores: every target of a window in
+  // shared memory, and this rank itself on any window (its own requests would be handled by this
+  // thread, between its own calls, so no other access can come between the loads and stores).
+  bool reaches_directly(int target) const { return direct() || target == rank_; }
 
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(job_ranks_.size()); }
