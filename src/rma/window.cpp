@@ -202,7 +202,6 @@ void Window::get(int target, const Buffer& origin, const Region& where, p2p::Req
   engine_.p2p().irecv(op.fetched, origin.ptr, origin.bytes, context_, target, h.tag + kFetchedTag, kMarker,
                       origin.layout ? &op.origin_layout : nullptr);
   send_request(op, target, op.bytes.size());
-  touch(target);
   drop_guard(op);
 }
 
@@ -247,7 +246,6 @@ void Window::get_accumulate(int target, const Buffer& origin, const Buffer& resu
     engine_.p2p().isend(op.data, origin.ptr, origin.bytes, job_ranks_[std::size_t(target)], context_, rank_, h.tag + kDataTag,
                         p2p::SendMode::standard, kMarker, origin.layout ? &op.origin_layout : nullptr);
   }
-  touch(target);
   drop_guard(op);
 }
 
@@ -270,7 +268,6 @@ void Window::compare_and_swap(int target, const std::byte* origin, const std::by
   ++op.pending;
   engine_.p2p().irecv(op.fetched, result, elem_size, context_, target, h.tag + kFetchedTag, kMarker);
   send_request(op, target, op.bytes.size());
-  touch(target);
   drop_guard(op);
 }
 
@@ -321,8 +318,12 @@ void Window::flush(std::span<const int> targets) {
     for (int t : targets) touched_[std::size_t(t)] = 0;
     return;
   }
-  control(targets, RequestKind::flush, 0);
-  for (int t : targets) touched_[std::size_t(t)] = 0;
+  // Only targets with puts or accumulates since their last flush need to answer one.
+  flush_targets_.clear();
+  for (int t : targets)
+    if (touched_[std::size_t(t)]) flush_targets_.push_back(t);
+  if (!flush_targets_.empty()) control(flush_targets_, RequestKind::flush, 0);
+  for (int t : flush_targets_) touched_[std::size_t(t)] = 0;
   wait_local();
 }
 

@@ -186,6 +186,10 @@ class Window {
   int next_tag();
   void copy_origin_layout(OriginOp& op, const Buffer& b, bool result);
   void gather(const Buffer& b, std::byte* out) const;
+  // Puts and accumulates: done at the target only once it answers a flush. Gets, fetches and
+  // compare-and-swap are done there when their data arrives here (the target sends it after it
+  // has read, or applied): flushing them is waiting for them (osu_rma get_lat over
+  // MPI_Win_create: one round trip a get instead of two).
   void touch(int target) { touched_[static_cast<std::size_t>(target)] = 1; }
   // One control request to each target, then waits for each reply.
   void control(std::span<const int> targets, RequestKind kind, std::uint8_t flags);
@@ -216,6 +220,7 @@ class Window {
   std::vector<OriginOp*> origin_free_;
   int in_flight_ = 0;
   std::vector<std::uint8_t> touched_;
+  std::vector<int> flush_targets_;  // flush()'s, kept
 
   // Target side.
   p2p::Request request_recv_;
