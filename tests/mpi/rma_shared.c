@@ -166,13 +166,20 @@ int main(int argc, char **argv) {
     if (mt_size > 1)
 #endif
         dynamic_window();
-    /* Only where the target takes no part (not MPICH 4.0.2's ch4:ucx; RailMPI with
-     * RAILMPI_RMA_SHARED=0 sends messages the target must handle). */
+    /* Only where the target takes no part: every rank on one node (a window across hosts is
+     * messages the target must handle), not MPICH 4.0.2's ch4:ucx, not RailMPI with
+     * RAILMPI_RMA_SHARED=0. */
     const char *shared = getenv("RAILMPI_RMA_SHARED");
+    MPI_Comm node;
+    int node_size;
+    MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    MPI_OK(MPI_Comm_size(node, &node_size));
+    MPI_OK(MPI_Comm_free(&node));
 #ifndef MT_REFERENCE_MPICH_402
-    if (!shared || atoi(shared) != 0) passive_without_target();
+    if ((!shared || atoi(shared) != 0) && node_size == mt_size) passive_without_target();
 #else
     (void)shared;
+    (void)node_size;
 #endif
     bad_input();
     return mt_finish();
