@@ -2,14 +2,13 @@
 // copies between the origin's buffer and the target's region, run by run through both layouts;
 // accumulates, fetches and compare-and-swap under the target's lock word, so that they are atomic
 // against each other as MPI requires (MPI-3.1 11.7.1), whichever rank issues them.
-#include <sched.h>
-
 #include <atomic>
 #include <cstring>
 
-#include "base/cache_hint.hpp"
 #include "core/datatype.hpp"
 #include "core/reduce_op.hpp"
+#include "rma/epoch_lock.hpp"
+#include "rma/region_walk.hpp"
 #include "rma/window.hpp"
 
 namespace railmpi::rma {
@@ -18,29 +17,6 @@ namespace {
 // Bytes of a buffer as a layout (a contiguous one as one run in `block`).
 base::Layout as_layout(const Buffer& b, base::Strided& block) {
   return b.layout ? *b.layout : base::contiguous_layout(b.ptr, b.bytes, block);
-}
-
-// Calls f(from, to, n) over the first `bytes` bytes of two layouts, in runs cut where either
-// layout's run ends (runs of one predefined type's elements stay whole elements).
-template <class F>
-void zip(const base::Layout& from, const base::Layout& to, std::size_t bytes, F&& f) {
-  base::LayoutCursor a(from, 0), b(to, 0);
-  std::span<std::byte> ra, rb;
-  for (std::size_t done = 0; done < bytes;) {
-    if (ra.empty()) ra = a.next(bytes - done);
-    if (rb.empty()) rb = b.next(bytes - done);
-    if (ra.empty() || rb.empty()) return;
-    const std::size_t n = std::min(ra.size(), rb.size());
-    f(ra.data(), rb.data(), n);
-    ra = ra.subspan(n);
-    rb = rb.subspan(n);
-    done += n;
-  }
-}
-
-// The region as one contiguous run from `base`, or nullptr.
-std::byte* single_run(std::byte* base, const base::Layout& l) {
-  return l.repeat == 1 && l.blocks.size() == 1 && l.blocks[0].count == 1 ? base + l.blocks[0].offset : nullptr;
 }
 
 }  // namespace
@@ -83,43 +59,23 @@ void Window::direct_get(int target, const Buffer& origin, const Region& where) {
   });
 }
 
-// The lock of a target's accumulates: held for one operation's loads and stores. A rank that
-// finds it taken spins a little, then yields (its holder may be waiting for this core).
 void Window::lock_target(int target) {
-  if (!direct()) return;  // this rank's own memory: nothing else runs meanwhile
-  std::atomic_ref<std::uint32_t> word(*direct_.locks[std::size_t(target)]);
-  for (unsigned spins = 0; word.exchange(1, std::memory_order_acquire) != 0;) {
-    while (word.load(std::memory_order_relaxed) != 0) {
-      if (++spins < 64) base::spin_pause();
-      else sched_yield();
-    }
-  }
+  if (direct()) OperationLock::lock(*direct_.locks[std::size_t(target)]);  // own memory: nothing else runs meanwhile
 }
 
 void Window::unlock_target(int target) {
-  if (!direct()) return;
-  std::atomic_ref<std::uint32_t>(*direct_.locks[std::size_t(target)]).store(0, std::memory_order_release);
+  if (direct()) OperationLock::unlock(*direct_.locks[std::size_t(target)]);
 }
 
-// MPI_Win_lock on the target's epoch word: a shared lock counts itself in unless the word holds
-// kExclusive, an exclusive one swaps 0 for it. Waits as any MPI wait does (polling, yielding, then
-// sleeping in slices: an unlock sends nothing that would wake a sleeper).
+// MPI_Win_lock on the target's epoch word (EpochLock). Waits as any MPI wait does (polling,
+// yielding, then sleeping in slices: an unlock sends nothing that would wake a sleeper).
 void Window::direct_lock(int target, bool exclusive) {
-  std::atomic_ref<std::uint32_t> word(*direct_.epoch_locks[std::size_t(target)]);
-  auto try_lock = [&] {
-    std::uint32_t v = word.load(std::memory_order_relaxed);
-    if (exclusive) return v == 0 && word.compare_exchange_strong(v, DirectAccess::kExclusive, std::memory_order_acquire);
-    return !(v & DirectAccess::kExclusive) && word.compare_exchange_strong(v, v + 1, std::memory_order_acquire);
-  };
-  if (try_lock()) [[likely]] return;
-  engine_.progress().wait_until(try_lock);
+  std::uint32_t& word = *direct_.epoch_locks[std::size_t(target)];
+  if (EpochLock::try_lock(word, exclusive)) [[likely]] return;
+  engine_.progress().wait_until([&] { return EpochLock::try_lock(word, exclusive); });
 }
 
-void Window::direct_unlock(int target) {
-  std::atomic_ref<std::uint32_t> word(*direct_.epoch_locks[std::size_t(target)]);
-  if (word.load(std::memory_order_relaxed) == DirectAccess::kExclusive) word.store(0, std::memory_order_release);
-  else word.fetch_sub(1, std::memory_order_release);
-}
+void Window::direct_unlock(int target) { EpochLock::unlock(*direct_.epoch_locks[std::size_t(target)]); }
 
 void Window::direct_accumulate(int target, const Buffer& origin, const Buffer* result, const Region& where,
                                const Reduction& red) {

@@ -6,6 +6,7 @@
 
 #include "core/datatype.hpp"
 #include "core/reduce_op.hpp"
+#include "rma/region_walk.hpp"
 
 namespace railmpi::rma {
 namespace {
@@ -13,29 +14,6 @@ namespace {
 constexpr auto kMarker = p2p::Marker::nonblocking;
 
 std::byte* address(std::uint64_t a) { return reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(a)); }
-
-// The layout's single run when it has exactly one (then the engine takes a plain buffer).
-bool one_run(const base::Layout& l) {
-  return l.repeat == 1 && l.blocks.size() == 1 && l.blocks[0].count == 1;
-}
-
-// Copies between a layout's runs (in order) and contiguous bytes.
-void scatter(const base::Layout& l, std::span<const std::byte> in) {
-  base::LayoutCursor c(l, 0);
-  std::size_t at = 0;
-  for (std::span<std::byte> run = c.next(in.size()); !run.empty(); run = c.next(in.size() - at)) {
-    std::memcpy(run.data(), in.data() + at, run.size());
-    at += run.size();
-  }
-}
-void gather_layout(const base::Layout& l, std::byte* out) {
-  base::LayoutCursor c(l, 0);
-  std::size_t at = 0;
-  for (std::span<std::byte> run = c.next(SIZE_MAX); !run.empty(); run = c.next(SIZE_MAX)) {
-    std::memcpy(out + at, run.data(), run.size());
-    at += run.size();
-  }
-}
 
 }  // namespace
 
@@ -110,7 +88,7 @@ void Window::copy_origin_layout(OriginOp& op, const Buffer& b, bool result) {
 }
 
 void Window::gather(const Buffer& b, std::byte* out) const {
-  if (b.layout) gather_layout(*b.layout, out);
+  if (b.layout) rma::gather(*b.layout, out, b.bytes);
   else if (b.bytes) std::memcpy(out, b.ptr, b.bytes);
 }
 
@@ -291,15 +269,20 @@ std::vector<int> Window::touched() const {
 void Window::control(std::span<const int> targets, RequestKind kind, std::uint8_t flags) {
   const std::size_t n = targets.size();
   const bool answered = kind != RequestKind::complete;
-  std::vector<p2p::Request> sends(n), replies(answered ? n : 0);
-  std::vector<Reply> got(answered ? n : 0);
+  // Kept between calls: a flush or a lock allocates nothing once the window has seen as many targets.
+  if (control_sends_.size() < n) {
+    control_sends_.resize(n);
+    control_replies_.resize(n);
+    control_got_.resize(n);
+  }
+  const std::span<p2p::Request> sends(control_sends_.data(), n), replies(control_replies_.data(), answered ? n : 0);
   Request h;
   h.kind = kind;
   h.flags = flags;
   p2p::Engine& p2p = engine_.p2p();
   for (std::size_t i = 0; i < n; ++i) {
     const int t = targets[i];
-    if (answered) p2p.irecv(replies[i], &got[i], sizeof(Reply), context_, t, kReplyTag, kMarker);
+    if (answered) p2p.irecv(replies[i], &control_got_[i], sizeof(Reply), context_, t, kReplyTag, kMarker);
     p2p.isend(sends[i], &h, sizeof h, job_ranks_[std::size_t(t)], context_, rank_, kRequestTag,
               p2p::SendMode::standard, kMarker);
   }
@@ -366,7 +349,8 @@ void Window::post(std::span<const int> origins) {
 }
 
 void Window::start(std::span<const int> targets) {
-  std::vector<p2p::Request> posts(targets.size());
+  if (control_replies_.size() < targets.size()) control_replies_.resize(targets.size());
+  const std::span<p2p::Request> posts(control_replies_.data(), targets.size());
   for (std::size_t i = 0; i < targets.size(); ++i)
     engine_.p2p().irecv(posts[i], nullptr, 0, context_, targets[i], kPostTag, kMarker);
   engine_.progress().wait_until([&] {
@@ -544,7 +528,7 @@ void Window::handle(int origin, std::span<const std::byte> message) {
         release(&op);
       } else {
         stalled_ = &op;
-        if (one_run(op.layout))
+        if (is_single_run(op.layout))
           p2p.irecv(op.req, op.layout.base + op.layout.blocks[0].offset, h.bytes, context_, origin, h.tag + kDataTag, kMarker);
         else
           p2p.irecv(op.req, nullptr, h.bytes, context_, origin, h.tag + kDataTag, kMarker, &op.layout);
@@ -552,7 +536,7 @@ void Window::handle(int origin, std::span<const std::byte> message) {
       return;
     case RequestKind::get: {
       const int peer = job_ranks_[std::size_t(origin)];
-      if (one_run(op.layout))
+      if (is_single_run(op.layout))
         p2p.isend(op.req, op.layout.base + op.layout.blocks[0].offset, h.bytes, peer, context_, rank_, h.tag + kFetchedTag,
                   p2p::SendMode::standard, kMarker);
       else
@@ -623,7 +607,7 @@ void Window::fetch_and_apply(TargetOp& op, std::span<const std::byte> data) {
   const Request& h = op.request;
   TargetOp& fetched = *target_op();
   fetched.bytes.resize(h.bytes);
-  gather_layout(op.layout, fetched.bytes.data());
+  rma::gather(op.layout, fetched.bytes.data(), h.bytes);
   if (h.kind == RequestKind::compare_and_swap) {
     // data: the origin's value, then the compare value.
     std::byte* where = op.layout.base + op.layout.blocks[0].offset;

@@ -65,8 +65,7 @@ struct Reduction {
 struct DirectAccess {
   std::vector<std::byte*> bases;             // each target's window memory, mapped in this process
   std::vector<std::uint32_t*> locks;         // each target's accumulate lock (0 free, 1 held)
-  std::vector<std::uint32_t*> epoch_locks;   // each target's MPI_Win_lock word (kExclusive or a count)
-  static constexpr std::uint32_t kExclusive = 0x80000000u;
+  std::vector<std::uint32_t*> epoch_locks;   // each target's MPI_Win_lock word (rma/epoch_lock.hpp)
 };
 
 class Engine;
@@ -221,6 +220,10 @@ class Window {
   int in_flight_ = 0;
   std::vector<std::uint8_t> touched_;
   std::vector<int> flush_targets_;  // flush()'s, kept
+  // control()'s and start()'s requests and replies, kept (grown, never shrunk, while none is in
+  // flight: both wait for all of theirs before they return).
+  std::vector<p2p::Request> control_sends_, control_replies_;
+  std::vector<Reply> control_got_;
 
   // Target side.
   p2p::Request request_recv_;
