@@ -13,6 +13,7 @@
 #include "api/bsend_buffer.hpp"
 #include "api/coll_call_room.hpp"
 #include "api/generalized_requests.hpp"
+#include "api/tools_interface.hpp"
 #include "api/windows.hpp"
 #include "base/settings.hpp"
 #include "coll/node_collectives.hpp"
@@ -98,6 +99,7 @@ enum class Phase { before_init, running, finalized };
 struct LibraryState {
   Phase phase = Phase::before_init;
   std::unique_ptr<Instance> instance;
+  std::unique_ptr<ToolsState> tools;  // while MPI_T is initialized (api/tools.cpp)
 };
 
 namespace detail {
