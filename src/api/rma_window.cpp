@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "api/rma_checks.hpp"
+#include "base/log.hpp"
 
 using namespace railmpi;
 using namespace railmpi::api;
@@ -70,40 +71,45 @@ bool all_on_node(const core::Communicator& c) {
 }
 
 // MPI_Win_allocate_shared's segment: rank 0 of `comm` creates it, the others map it.
-int map_shared_segment(const char* call, MPI_Comm comm, const core::Communicator& c, std::size_t bytes,
-                       mcm::NodeSegment& out) {
+// MPI_Win_allocate_shared's segment: rank 0 of `comm` creates it, the others map it. MPI_SUCCESS,
+// or MPI_ERR_NO_MEM on every rank (not raised; `why` says what failed) when a rank could not.
+int map_shared_segment(MPI_Comm comm, const core::Communicator& c, std::size_t bytes, mcm::NodeSegment& out,
+                       std::string& why) {
   Instance& in = instance();
   // The name: the creating rank's job rank and its count of such windows.
   std::uint64_t key[2] = {static_cast<std::uint64_t>(in.rank()), in.shared_windows_made++};
   if (int e = PMPI_Bcast(key, 2, MPI_UINT64_T, 0, comm)) return e;
   const std::string name = std::to_string(key[0]) + "-" + std::to_string(key[1]);
-  std::string error;
   int ok = 1;
   if (c.rank == 0) {
-    out = mcm::NodeSegment::create(in.job_id, name, bytes, &error);
+    out = mcm::NodeSegment::create(in.job_id, name, bytes, &why);
     ok = out.valid();
   }
   if (int e = PMPI_Bcast(&ok, 1, MPI_INT, 0, comm)) return e;
-  if (!ok) return raise_error(comm, MPI_ERR_NO_MEM, call, "rank 0 could not create the shared segment: %s",
-                              c.rank == 0 ? error.c_str() : "see its message");
+  if (!ok) {
+    if (c.rank != 0) why = "rank 0 could not create the shared segment (see its message)";
+    return MPI_ERR_NO_MEM;
+  }
   if (c.rank != 0) {
-    out = mcm::NodeSegment::open(in.job_id, name, bytes, &error);
+    out = mcm::NodeSegment::open(in.job_id, name, bytes, &why);
     ok = out.valid();
   }
   int all_ok = 0;
   if (int e = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm)) return e;
   if (c.rank == 0) mcm::NodeSegment::remove(in.job_id, name);  // every rank has it mapped (or failed)
-  if (!all_ok)
-    return raise_error(comm, MPI_ERR_NO_MEM, call, "a rank could not map the shared segment%s%s", ok ? "" : ": ",
-                       ok ? "" : error.c_str());
+  if (!all_ok) {
+    if (ok) why = "another rank could not map the shared segment";
+    out = mcm::NodeSegment();
+    return MPI_ERR_NO_MEM;
+  }
   return MPI_SUCCESS;
 }
 
 // The memory of a window whose ranks all share this node, in one segment every rank maps: two lock
 // words per rank (a cache line each: accumulates, MPI_Win_lock), then each rank's part: contiguous in rank
 // order (MPI_Win_allocate_shared's default), or `padded` to whole cache lines (MPI_Win_allocate).
-int node_window_memory(const char* call, MPI_Comm comm, const core::Communicator& c, MPI_Aint size, int disp_unit,
-                       bool padded, WinObject& w) {
+int node_window_memory(MPI_Comm comm, const core::Communicator& c, MPI_Aint size, int disp_unit, bool padded,
+                       WinObject& w, std::string& why) {
   struct Part {
     MPI_Aint size;
     int disp_unit;
@@ -120,7 +126,7 @@ int node_window_memory(const char* call, MPI_Comm comm, const core::Communicator
     at += padded ? (p.size + line - 1) / line * line : p.size;
   }
   w.segment = std::make_unique<mcm::NodeSegment>();
-  return map_shared_segment(call, comm, c, std::size_t(at), *w.segment);
+  return map_shared_segment(comm, c, std::size_t(at), *w.segment, why);
 }
 
 // Operations on a window in one node segment are loads and stores (RAILMPI_RMA_SHARED).
@@ -154,17 +160,26 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
   if (int e = check_create("MPI_Win_allocate", size, disp_unit, comm, win, c)) return e;
   if (!baseptr) return raise_error(comm, MPI_ERR_ARG, "MPI_Win_allocate", "baseptr is NULL");
   auto w = std::make_unique<WinObject>();
-  void* base;
+  void* memory_base;
   if (instance().settings.rma_shared && c->size() > 1 && all_on_node(*c)) {
-    if (int e = node_window_memory("MPI_Win_allocate", comm, *c, size, disp_unit, true, *w)) return e;
-    base = w->segment->data() + w->shared_offsets[std::size_t(c->rank)];
+    std::string why;
+    const int e = node_window_memory(comm, *c, size, disp_unit, true, *w, why);
+    if (e != MPI_SUCCESS && e != MPI_ERR_NO_MEM) return e;
+    if (e == MPI_ERR_NO_MEM) {  // every rank: private memory, operations as messages
+      if (instance().settings.verbose > 0)
+        base::log_info("MPI_Win_allocate: the window stays in private memory (%s)", why.c_str());
+      w = std::make_unique<WinObject>();
+    }
+  }
+  if (w->segment) {
+    memory_base = w->segment->data() + w->shared_offsets[std::size_t(c->rank)];
   } else {
     const std::size_t lines = (static_cast<std::size_t>(size) + sizeof(CacheLine) - 1) / sizeof(CacheLine);
     if (lines) w->memory.reset(new CacheLine[lines]());
-    base = w->memory.get();
+    memory_base = w->memory.get();
   }
-  *static_cast<void**>(baseptr) = base;
-  return make_window(comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, std::move(w), win);
+  *static_cast<void**>(baseptr) = memory_base;
+  return make_window(comm, memory_base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, std::move(w), win);
 }
 #pragma weak MPI_Win_allocate = PMPI_Win_allocate
 
@@ -180,7 +195,11 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
                        unsigned(comm), instance().mcm->host().c_str());
   // Each rank's part follows the one of the rank before it (MPI's default: contiguous).
   auto w = std::make_unique<WinObject>();
-  if (int e = node_window_memory(call, comm, *c, size, disp_unit, false, *w)) return e;
+  std::string why;
+  if (int e = node_window_memory(comm, *c, size, disp_unit, false, *w, why)) {
+    if (e != MPI_ERR_NO_MEM) return e;
+    return raise_error(comm, MPI_ERR_NO_MEM, call, "%s", why.c_str());
+  }
   void* base = w->segment->data() + w->shared_offsets[std::size_t(c->rank)];
   *static_cast<void**>(baseptr) = base;
   return make_window(comm, base, size, disp_unit, MPI_WIN_FLAVOR_SHARED, std::move(w), win);

@@ -1,5 +1,7 @@
 #include "mcm/node_segment.hpp"
 
+#include <sys/statvfs.h>
+
 namespace railmpi::mcm {
 
 std::string NodeSegment::name(std::string_view job, std::string_view key) {
@@ -15,6 +17,15 @@ std::string NodeSegment::name(std::string_view job, std::string_view key) {
 
 NodeSegment NodeSegment::create(std::string_view job, std::string_view key, std::size_t bytes, std::string* error) {
   NodeSegment s;
+  // The object's pages are taken as they are first touched, and one the file system has no room
+  // for is a SIGBUS then: refuse now what /dev/shm cannot hold (a container's is often 64 MB).
+  struct statvfs fs;
+  if (::statvfs("/dev/shm", &fs) == 0 && static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize < bytes) {
+    if (error)
+      *error = "/dev/shm has " + std::to_string(static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize) +
+               " bytes free, the segment needs " + std::to_string(bytes);
+    return s;
+  }
   s.mapping_ = device::shm::SharedMapping::create(name(job, key), bytes, error);
   return s;
 }
