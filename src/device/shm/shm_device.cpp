@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/statvfs.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -78,12 +79,22 @@ bool parse_card(std::string_view text, Card& card) {
 
 }  // namespace
 
-std::size_t automatic_ring_bytes(int node_ranks) {
+std::size_t automatic_ring_bytes(int node_ranks, std::size_t shm_free) {
   constexpr std::size_t kBudget = std::size_t(8) << 20, kSmallest = 256 * 1024, kLargest = 4 << 20;
+  const std::size_t ranks = node_ranks > 1 ? std::size_t(node_ranks) : 1;
   const std::size_t peers = node_ranks > 1 ? std::size_t(node_ranks - 1) : 1;
+  const std::size_t room = shm_free == SIZE_MAX ? SIZE_MAX : shm_free / 2 / ranks;  // per rank
+  const auto fits_room = [&](std::size_t r) { return room == SIZE_MAX || 2 * r * peers <= room; };
   std::size_t r = kSmallest;
-  while (r * 2 <= kLargest && r * 2 * peers <= kBudget) r *= 2;
+  while (r > kSmallestRing && !fits_room(r)) r /= 2;
+  while (r * 2 <= kLargest && r * 2 * peers <= kBudget && fits_room(r * 2)) r *= 2;
   return r;
+}
+
+std::size_t dev_shm_free() {
+  struct statvfs fs;
+  if (::statvfs("/dev/shm", &fs) != 0) return SIZE_MAX;
+  return static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
 }
 
 ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
@@ -95,7 +106,8 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       ring_bytes_(round_ring_bytes(settings.shm_ring_bytes != base::Settings::kAutomatic
                                        ? settings.shm_ring_bytes
                                        : automatic_ring_bytes(settings.local_size > 0 ? int(settings.local_size)
-                                                                                       : job_size))),
+                                                                                       : job_size,
+                                                              dev_shm_free()))),
       cell_ring_bytes_(std::min(round_ring_bytes(settings.shm_cell_ring_bytes), ring_bytes_)),
       max_payload_(channel_max_payload(ring_bytes_ / kCellBytes)),
       eager_setting_(settings.shm_eager_limit),
@@ -110,6 +122,7 @@ ShmDevice::ShmDevice(int my_rank, int job_size, std::string_view job_id,
       both_ways_setting_(settings.shm_both_ways_rings),
       verbose_(settings.verbose > 0),
       index_of_rank_(static_cast<std::size_t>(job_size > 0 ? job_size : 0), -1),
+      local_size_(settings.local_size > 0 ? int(settings.local_size) : job_size),
       pair_line_(settings.shm_pair_line) {}
 
 ShmDevice::~ShmDevice() { shutdown(); }
@@ -140,6 +153,15 @@ Figures ShmDevice::figures() const {
 std::string ShmDevice::local_address() {
   if (!segment_.valid()) {
     segment_name_ = "/railmpi-" + job_id_ + "-" + std::to_string(my_rank_);
+    // The channels of the node's pairs are touched as traffic flows: refuse now what /dev/shm
+    // cannot hold rather than die of SIGBUS later (automatic rings shrink for it already).
+    const std::size_t free = dev_shm_free();
+    const std::size_t ranks = local_size_ > 1 ? std::size_t(local_size_) : 1;
+    if (free != SIZE_MAX && ranks * (ranks - 1) * slot_bytes() > free)
+      base::fatal("shm device: /dev/shm has %zu bytes free, and the channels of %zu ranks on this node need %zu "
+                  "(%zu-byte packet rings): give it more room (docker run --shm-size), set RAILMPI_SHM_RING_BYTES "
+                  "smaller, or use RAILMPI_DEVICES=tcp",
+                  free, ranks, ranks * (ranks - 1) * slot_bytes(), ring_bytes_);
     std::string error;
     segment_ = SharedMapping::create(segment_name_,
                                      kControlBytes + std::size_t(job_size_) * slot_bytes(), &error);

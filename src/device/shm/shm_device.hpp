@@ -73,7 +73,14 @@ static_assert(sizeof(SegmentControl) <= 4096);
 // consumer still holds in its cache), but 8 ranks on 2 cores passing 64 KiB around a ring took
 // 0.075 s with 4 MiB rings and 0.051 s with 1 MiB (bench/oversub_loop; more memory to fault in
 // and to keep in the caches). Not measured between: 4 and 5 ranks get 2 MiB.
-std::size_t automatic_ring_bytes(int node_ranks);
+// `shm_free`: bytes free on /dev/shm. Every pair's two channels (packet ring and cell ring, at most
+// twice the ring each) of the node's ranks must fit in half of it: a ring page tmpfs has no room
+// for is a SIGBUS when first touched (a container's /dev/shm is often 64 MB; 8 ranks under 16 MiB
+// died so). Rings shrink for it, down to kSmallestRing.
+std::size_t automatic_ring_bytes(int node_ranks, std::size_t shm_free = SIZE_MAX);
+inline constexpr std::size_t kSmallestRing = 16 * 1024;
+// Bytes free on /dev/shm (SIZE_MAX when unknown).
+std::size_t dev_shm_free();
 
 class ShmDevice final : public Device {
  public:
@@ -391,6 +398,7 @@ class ShmDevice final : public Device {
   NodeRegion node_region_;
   std::vector<Peer> peers_;
   std::vector<int> index_of_rank_;  // job rank -> index in peers_, -1 when not served
+  int local_size_ = 1;              // ranks of the job on this node (RAILMPI_LOCAL_SIZE, else the job's)
   FrameHandler handler_{};
   bool pair_line_;  // RAILMPI_SHM_PAIR_LINE
   // Peers whose pair line every poll looks at; every kLineTick-th poll looks at all of them (a

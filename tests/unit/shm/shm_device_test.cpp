@@ -237,8 +237,23 @@ TEST(ShmDevice, AutomaticRingBytesShareEightMiBAmongTheNodesPeers) {
   EXPECT_EQ(automatic_ring_bytes(10), 512u << 10);
   EXPECT_EQ(automatic_ring_bytes(17), 512u << 10);
   EXPECT_EQ(automatic_ring_bytes(18), 256u << 10);
-  EXPECT_EQ(automatic_ring_bytes(1000), 256u << 10);  // never below 256 KiB
+  EXPECT_EQ(automatic_ring_bytes(1000), 256u << 10);  // never below 256 KiB, with room on /dev/shm
   EXPECT_EQ(automatic_ring_bytes(0), 4u << 20);
+}
+
+// A small /dev/shm: every pair's channels (at most twice the ring each) in half of what is free.
+TEST(ShmDevice, AutomaticRingBytesFitDevShm) {
+  EXPECT_EQ(automatic_ring_bytes(2, std::size_t(24) << 30), 4u << 20);  // plenty: as without the limit
+  EXPECT_EQ(automatic_ring_bytes(8, std::size_t(24) << 30), 1u << 20);
+  EXPECT_EQ(automatic_ring_bytes(2, std::size_t(64) << 20), 4u << 20);  // 16 MiB a rank: 4 MiB fits
+  EXPECT_EQ(automatic_ring_bytes(8, std::size_t(64) << 20), 256u << 10);  // 4 MiB a rank, 7 peers
+  EXPECT_EQ(automatic_ring_bytes(8, std::size_t(16) << 20), 64u << 10);   // 1 MiB a rank
+  EXPECT_EQ(automatic_ring_bytes(8, std::size_t(1) << 20), 16u << 10);    // the floor (start-up refuses)
+  for (int n : {2, 3, 8, 16})
+    for (std::size_t mib : {16, 64, 256}) {
+      const std::size_t r = automatic_ring_bytes(n, mib << 20);
+      EXPECT_LE(std::size_t(n) * std::size_t(n - 1) * 2 * r, (mib << 20) / 2) << n << " ranks, " << mib << " MiB";
+    }
 
   base::Settings s = default_settings();
   s.shm_ring_bytes = base::Settings::kAutomatic;
