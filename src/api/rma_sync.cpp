@@ -50,8 +50,7 @@ int PMPI_Win_fence(int assert_, MPI_Win win) {
     return sync_error("MPI_Win_fence", win, *w, "a lock, or a post or start epoch, is open on the window");
   // This rank's operations are done at their targets, then every rank has come here: the next
   // epoch's operations reach each target after it entered this fence.
-  const std::vector<int> touched = w->window->touched();
-  w->window->flush(touched);
+  w->window->flush(w->window->everyone());
   if (int e = PMPI_Barrier(w->comm)) return e;
   w->fence_open = !(assert_ & MPI_MODE_NOSUCCEED);
   return MPI_SUCCESS;
@@ -105,11 +104,7 @@ int PMPI_Win_lock_all(int assert_, MPI_Win win) {
   if (w->locked_all || w->locks_held > 0)
     return sync_error("MPI_Win_lock_all", win, *w, "the window is locked already");
   w->locked_all_nocheck = assert_ & MPI_MODE_NOCHECK;
-  if (!w->locked_all_nocheck) {
-    std::vector<int> all(static_cast<std::size_t>(w->window->size()));
-    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-    w->window->lock_shared(all);
-  }
+  if (!w->locked_all_nocheck) w->window->lock_shared(w->window->everyone());
   w->locked_all = true;
   return MPI_SUCCESS;
 }
@@ -119,10 +114,8 @@ int PMPI_Win_unlock_all(MPI_Win win) {
   WinObject* w;
   if (int e = check_win("MPI_Win_unlock_all", win, w)) return e;
   if (!w->locked_all) return sync_error("MPI_Win_unlock_all", win, *w, "the window is not locked with MPI_Win_lock_all");
-  std::vector<int> all(static_cast<std::size_t>(w->window->size()));
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-  if (w->locked_all_nocheck) w->window->flush(all);
-  else w->window->unlock_all(all);
+  if (w->locked_all_nocheck) w->window->flush(w->window->everyone());
+  else w->window->unlock_all(w->window->everyone());
   w->locked_all = false;
   return MPI_SUCCESS;
 }
@@ -146,8 +139,7 @@ int PMPI_Win_flush_all(MPI_Win win) {
   if (int e = check_win("MPI_Win_flush_all", win, w)) return e;
   if (!w->locked_all && w->locks_held == 0)
     return sync_error("MPI_Win_flush_all", win, *w, "no passive-target epoch is open on the window");
-  const std::vector<int> touched = w->window->touched();
-  w->window->flush(touched);
+  w->window->flush(w->window->everyone());
   return MPI_SUCCESS;
 }
 #pragma weak MPI_Win_flush_all = PMPI_Win_flush_all

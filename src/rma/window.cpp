@@ -25,6 +25,8 @@ Window::Window(Engine& engine, int context, int rank, std::vector<int> job_ranks
       targets_(std::move(targets)),
       touched_(job_ranks_.size(), 0),
       request_room_(kRequestBytes) {
+  everyone_.resize(job_ranks_.size());
+  for (std::size_t i = 0; i < everyone_.size(); ++i) everyone_[i] = static_cast<int>(i);
   request_recv_.owner = this;
   request_recv_.on_complete = &Window::request_arrived;
   engine_.add(this);
@@ -257,13 +259,6 @@ void Window::wait_local() {
 void Window::wait_idle() {
   engine_.progress().wait_until(
       [&] { return in_flight_ == 0 && target_busy_ == 0 && !stalled_ && queue_.empty() && !request_recv_.complete; });
-}
-
-std::vector<int> Window::touched() const {
-  std::vector<int> t;
-  for (std::size_t i = 0; i < touched_.size(); ++i)
-    if (touched_[i]) t.push_back(static_cast<int>(i));
-  return t;
 }
 
 void Window::control(std::span<const int> targets, RequestKind kind, std::uint8_t flags) {

@@ -107,10 +107,11 @@ class Window {
   void wait_local();
   // Waits until nothing is in flight either way (every rank's epochs on the window are over).
   void wait_idle();
-  // Waits until every operation to each of `targets` is complete at its target (and here).
+  // Waits until every operation to each of `targets` is complete at its target (and here): asks
+  // those with puts or accumulates since their last flush.
   void flush(std::span<const int> targets);
-  // Targets with operations since the last flush of them (cleared by flush()).
-  std::vector<int> touched() const;
+  // Every rank of the window's group, in order (for flushes and locks of all targets).
+  std::span<const int> everyone() const { return everyone_; }
 
   // Passive target: waits until the target grants the lock; unlock() flushes first.
   void lock(int target, bool exclusive);
@@ -220,6 +221,7 @@ class Window {
   int in_flight_ = 0;
   std::vector<std::uint8_t> touched_;
   std::vector<int> flush_targets_;  // flush()'s, kept
+  std::vector<int> everyone_;       // 0 .. size - 1
   // control()'s and start()'s requests and replies, kept (grown, never shrunk, while none is in
   // flight: both wait for all of theirs before they return).
   std::vector<p2p::Request> control_sends_, control_replies_;
