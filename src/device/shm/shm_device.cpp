@@ -191,6 +191,9 @@ std::string ShmDevice::local_address() {
 void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap) {
   if (!segment_.valid()) local_address();
   const std::size_t cells = cell_ring_bytes_ / kCellBytes, packet_cells = ring_bytes_ / kCellBytes;
+  const std::size_t window_bytes = std::min(packet_cells, kPacketWindowCells) * kCellBytes;
+  const std::size_t window_prefault_bytes =
+      2 * window_bytes * peers.size() <= kPrefaultedWindowsMax ? window_bytes : 0;
   peers_.clear();
   watched_.fill(nullptr);
   peers_.reserve(peers.size());
@@ -231,9 +234,10 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     std::byte* lower_channel = lower ? p.ring_map.data() : segment_.data() + slot_offset(pa.rank);
     p.line.attach(reinterpret_cast<PairLine*>(lower_channel + kPairLineOffset), lower ? 0 : 1);
     // Both cell rings and the packet rings' control pages are mapped now (no page faults in the
-    // first small messages); packet ring pages come as traffic reaches them, so a big packet ring
-    // or a node of many ranks does not cost resident memory up front.
-    const std::size_t prefault_bytes = ring_memory_bytes(cells) + kRingCellsOffset;
+    // first small messages), and on a node of few ranks the packet rings' first windows
+    // (kPrefaultedWindowsMax); other packet ring pages come as traffic reaches them, so a big
+    // packet ring or a node of many ranks does not cost resident memory up front.
+    const std::size_t prefault_bytes = ring_memory_bytes(cells) + kRingCellsOffset + window_prefault_bytes;
     prefault(p.ring_map.data(), prefault_bytes);
     prefault(segment_.data() + slot_offset(pa.rank), prefault_bytes);
     index_of_rank_[std::size_t(pa.rank)] = static_cast<int>(peers_.size() - 1);

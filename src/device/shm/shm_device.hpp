@@ -192,6 +192,14 @@ class ShmDevice final : public Device {
   // flight the receiver copies one while the sender fills the next ones (1 MiB ring: 64 KiB
   // packets streamed 1.2-1.5x faster than 256 KiB ones, bench/osu_bw 1-16 MiB).
   static constexpr std::size_t kPacketsPerRing = 16;
+  // The first windows of a rank's packet rings, both ways (what the rank writes and what it reads),
+  // are mapped at start-up while they total at most this much; a node of more ranks touches them
+  // as traffic reaches them. A page tmpfs gives a ring for the first time costs its writer 2-3 us
+  // and its reader a fault too, and oversubscribed each one stalls every rank waiting down the
+  // line: 8 ranks on 2 cores, the ring of bench/oversub_loop (64 KiB every 10th round), 5
+  // interleaved runs 0.0228-0.0247 s against 0.0248-0.0259 without (faults in the job 1208
+  // against 1662). A 2-rank hello's peak RSS 3.5 -> 4.0 MB, its start-up unchanged (14 ms).
+  static constexpr std::size_t kPrefaultedWindowsMax = 4 * 1024 * 1024;
   // Never a single copy: figures().single_copy_min when the ring's pipelined copy takes every size.
   static constexpr std::size_t kNoSingleCopy = SIZE_MAX;
   // figures().single_copy_both_ways_min when automatic. With one process_vm_readv per message
