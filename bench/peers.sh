@@ -53,3 +53,27 @@ peer_binary() {
 median() {
     sort -g | awk '{ a[n++] = $1 } END { if (n) print (n % 2 ? a[int(n / 2)] : (a[n / 2 - 1] + a[n / 2]) / 2) }'
 }
+
+# medians_table FILE_PREFIX HIGHER: the rows "<size> <value>" of FILE_PREFIX.<impl> for every impl
+# of $impls, as one table: size, each implementation's median, and RailMPI / the best peer (the
+# highest value when HIGHER is 1, e.g. bandwidth; else the lowest, e.g. latency).
+medians_table() {
+    local prefix=$1 higher=$2 size i v best
+    printf '%-10s' size; for i in $impls; do printf '%12s' "$i"; done; printf '%12s\n' "rail/best"
+    for size in $(awk '{ print $1 }' "$prefix.rail" | sort -n | uniq); do
+        printf '%-10s' "$size"
+        best=""
+        for i in $impls; do
+            v=$(awk -v s="$size" '$1 == s { print $2 }' "$prefix.$i" 2>/dev/null | median)
+            printf '%12s' "${v:--}"
+            eval "val_$i=\${v:-}"
+            if [ "$i" != rail ] && [ -n "$v" ]; then
+                if [ -z "$best" ]; then best=$v
+                else best=$(awk -v a="$best" -v b="$v" -v h="$higher" 'BEGIN { print ((h ? b > a : b < a) ? b : a) }'); fi
+            fi
+        done
+        if [ -n "$best" ] && [ -n "${val_rail:-}" ]; then
+            awk -v r="$val_rail" -v b="$best" 'BEGIN { printf "%12.2f\n", r / b }'
+        else echo; fi
+    done
+}

@@ -29,22 +29,5 @@ for mode in $MODES; do
         done
     done
     echo "## $mode ($( [ "$mode" = put_bw ] && echo MB/s || echo us ))"
-    printf '%-10s' size; for i in $impls; do printf '%12s' "$i"; done; printf '%12s\n' "rail/best"
-    for size in $(awk '{ print $1 }' "$work/$mode.rail" | sort -n | uniq); do
-        printf '%-10s' "$size"
-        best=""
-        for i in $impls; do
-            v=$(awk -v s="$size" '$1 == s { print $2 }' "$work/$mode.$i" | median)
-            printf '%12s' "${v:--}"
-            eval "val_$i=\${v:-}"
-            if [ "$i" != rail ] && [ -n "$v" ]; then
-                if [ -z "$best" ]; then best=$v
-                elif [ "$mode" = put_bw ]; then best=$(awk -v a="$best" -v b="$v" 'BEGIN { print (b > a ? b : a) }')
-                else best=$(awk -v a="$best" -v b="$v" 'BEGIN { print (b < a ? b : a) }'); fi
-            fi
-        done
-        if [ -n "$best" ] && [ -n "${val_rail:-}" ]; then
-            awk -v r="$val_rail" -v b="$best" 'BEGIN { printf "%12.2f\n", r / b }'
-        else echo; fi
-    done
+    medians_table "$work/$mode" "$( [ "$mode" = put_bw ] && echo 1 || echo 0 )"
 done

@@ -41,6 +41,9 @@ inline int slot_status(const core::RequestSlot& s, MPI_Status* status) {
     case core::RequestOp::proc_null:
       set_proc_null_status(status);
       return MPI_SUCCESS;
+    case core::RequestOp::file:  // done when started: the bytes moved and the error class
+      set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, s.p2p.status_bytes, false, s.error);
+      return s.error;
     case core::RequestOp::bsend:
     case core::RequestOp::rma:
     case core::RequestOp::none:

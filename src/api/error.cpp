@@ -97,13 +97,14 @@ const char* error_class_text(int errclass) {
 
 namespace {
 
-// Applies error handler `handler` of the object whose handle `object` points at.
-int handle_error(int handler, int* object, int errclass, const char* call, const char* detail) {
+// Applies error handler `handler` of the object whose handle `object` points at (an int, or an
+// MPI_File).
+int handle_error(int handler, void* object, int errclass, const char* call, const char* detail) {
   if (handler == MPI_ERRORS_RETURN) return errclass;
   const auto index = static_cast<std::uint32_t>(handler) & 0xffffu;
   if ((static_cast<std::uint32_t>(handler) >> 16) == 0x9400u && index < instance().user_errhandlers.size()) {
     int code = errclass;
-    instance().user_errhandlers[index](object, &code, call, detail);
+    instance().user_errhandlers[index](static_cast<int*>(object), &code, call, detail);
     return errclass;
   }
   const char* name = error_class_name(errclass);
@@ -136,14 +137,32 @@ int raise_error(MPI_Comm comm, int errclass, const char* call, const char* fmt, 
   return handle_error(c->errhandler, &comm, errclass, call, detail);
 }
 
-int raise_object_error(int handler, int object, int errclass, const char* call, const char* fmt, ...) {
+namespace {
+
+// An error of the object whose handle `object` points at, with error handler `handler`.
+int raise_with(int handler, void* object, int errclass, const char* call, const char* fmt, va_list ap) {
   char detail[512];
+  std::vsnprintf(detail, sizeof detail, fmt, ap);
+  if (library_state().phase != Phase::running) not_running(errclass, call, detail);
+  return handle_error(handler, object, errclass, call, detail);
+}
+
+}  // namespace
+
+int raise_object_error(int handler, int object, int errclass, const char* call, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  std::vsnprintf(detail, sizeof detail, fmt, ap);
+  const int e = raise_with(handler, &object, errclass, call, fmt, ap);
   va_end(ap);
-  if (library_state().phase != Phase::running) not_running(errclass, call, detail);
-  return handle_error(handler, &object, errclass, call, detail);
+  return e;
+}
+
+int raise_file_error(int handler, MPI_File file, int errclass, const char* call, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const int e = raise_with(handler, &file, errclass, call, fmt, ap);
+  va_end(ap);
+  return e;
 }
 
 }  // namespace railmpi::api

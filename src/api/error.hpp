@@ -15,6 +15,11 @@ namespace railmpi::api {
 [[gnu::format(printf, 5, 6)]] int raise_object_error(int handler, int object, int errclass, const char* call,
                                                      const char* fmt, ...);
 
+// As raise_error(), with error handler `handler` of file `file` (a user handler gets a pointer to
+// the file handle, which is pointer-sized).
+[[gnu::format(printf, 5, 6)]] int raise_file_error(int handler, MPI_File file, int errclass, const char* call,
+                                                   const char* fmt, ...);
+
 // A predefined error handler or one the program created (communicators, windows and files share
 // them).
 bool valid_errhandler(MPI_Errhandler handler);

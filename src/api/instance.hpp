@@ -12,6 +12,7 @@
 
 #include "api/bsend_buffer.hpp"
 #include "api/coll_call_room.hpp"
+#include "api/files.hpp"
 #include "api/generalized_requests.hpp"
 #include "api/tools_interface.hpp"
 #include "api/windows.hpp"
@@ -55,6 +56,8 @@ struct Instance {
   core::AttributeStore attributes;
   core::InfoTable infos;
   WinTable windows;
+  FileTable files;
+  int file_null_errhandler = MPI_ERRORS_RETURN;  // MPI_FILE_NULL's: failed opens and deletes
   std::uint64_t shared_windows_made = 0;  // names MPI_Win_allocate_shared's segments
   // User error classes and codes (MPI_Add_error_class/-code/-string), numbered from
   // kFirstUserError: code -> {class, string}.

@@ -12,7 +12,7 @@
 
 namespace railmpi::core {
 
-enum class RequestOp : std::uint8_t { none, send, recv, proc_null, bsend, message, coll, generalized, rma };
+enum class RequestOp : std::uint8_t { none, send, recv, proc_null, bsend, message, coll, generalized, rma, file };
 
 // One MPI request as the API sees it: the engine's state machine plus what MPI adds.
 struct RequestSlot {

@@ -15,6 +15,7 @@ src/p2p:runtime/ core/ coll/ rma/ api/ device/shm/ device/tcp/ device/self/ mpi.
 src/core:runtime/ coll/ rma/ api/ device/shm/ device/tcp/ device/self/
 src/coll:runtime/ rma/ api/ device/shm/ device/tcp/ device/self/
 src/rma:runtime/ coll/ api/ device/shm/ device/tcp/ device/self/ mpi.h
+src/io:runtime/ device/ mcm/ progress/ p2p/ core/ coll/ rma/ api/ mpi.h
 src/api:device/shm/ device/tcp/ device/self/
 "
 echo "$rules" | while IFS=: read -r dir banned; do

@@ -1,0 +1,61 @@
+// Files as the MPI-IO entry points see them: the handle's object (the open file, its
+// communicator, access mode, view, file pointers, error handler) and the handle's encoding.
+// MPI_File is a pointer in the MPICH ABI: RailMPI's file handles are table handles of the
+// usual integer form (MPI_File_c2f gives them), carried in the pointer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "mpi.h"
+
+#include "core/handle_table.hpp"
+#include "io/file_view.hpp"
+#include "io/posix_file.hpp"
+
+namespace railmpi::api {
+
+struct FileObject {
+  io::PosixFile file;
+  MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of the opener's communicator
+  std::string path;
+  int amode = 0;
+  MPI_Info info = MPI_INFO_NULL;  // the hints given (a copy; MPI_File_get_info returns a copy of it)
+  // The view (MPI_File_set_view): displacement, etype and filetype (derived ones held), data
+  // representation, and the file bytes the view shows.
+  MPI_Offset disp = 0;
+  MPI_Datatype etype = MPI_BYTE;
+  MPI_Datatype filetype = MPI_BYTE;
+  std::string datarep = "native";
+  std::size_t etype_size = 1;
+  io::FileView view;
+  MPI_Offset pointer = 0;  // the individual file pointer, in etypes of the view
+  // The shared file pointer (in etypes): an MPI_Offset in a window at rank 0 of `comm`.
+  MPI_Win shared = MPI_WIN_NULL;
+  MPI_Offset* shared_base = nullptr;  // its memory, at rank 0
+  // Collective buffering (file_collective.hpp): the hints in force (-1 disable, 0 automatic,
+  // 1 enable) and the decision taken for the current view.
+  int cb_read_hint = 0, cb_write_hint = 0;
+  bool buffered_reads = false, buffered_writes = false;
+  std::uint64_t least_mean_run = 0;  // the smallest io::FileView::mean_run() of the ranks' views
+  int errhandler = MPI_ERRORS_RETURN;
+  bool atomic = false;
+  // A split collective (MPI_File_*_begin) not yet ended: its status.
+  bool split_open = false;
+  MPI_Status split_status{};
+};
+
+inline constexpr std::uint32_t kFilePrefix = 0x90000000u;  // direct kind, object type file
+using FileTable = core::HandleTable<FileObject, kFilePrefix>;
+
+inline MPI_File file_of_handle(int handle) {
+  return reinterpret_cast<MPI_File>(static_cast<std::uintptr_t>(static_cast<std::uint32_t>(handle)));
+}
+// The table handle carried by `file` (0, no handle, for values that cannot be one).
+inline int handle_of_file(MPI_File file) {
+  const auto v = reinterpret_cast<std::uintptr_t>(file);
+  return v > 0xffffffffu ? 0 : static_cast<int>(static_cast<std::uint32_t>(v));
+}
+
+}  // namespace railmpi::api
