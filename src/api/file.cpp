@@ -105,9 +105,6 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
   constexpr const char* call = "MPI_File_open";
   require_running(call);
   Instance& in = instance();
-  if (!in.comms.find(comm) && comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF)
-    return file_error(nullptr, MPI_FILE_NULL, MPI_ERR_COMM, call, "comm=0x%x is not a valid communicator",
-                      static_cast<unsigned>(comm));
   core::Communicator* c = find_comm(comm);
   if (!c) return file_error(nullptr, MPI_FILE_NULL, MPI_ERR_COMM, call, "comm=0x%x is not a valid communicator", unsigned(comm));
   if (c->is_inter())
