@@ -9,7 +9,8 @@
  *                                k of the file belongs to rank k mod P: a resized vector as
  *                                filetype); each rank moves 4 MiB through it (MPI_File_write_all /
  *                                read_all; SIZE from 8 B)
- * Builds against any MPI. */
+ * BENCH_IO_CB=enable|disable|automatic: the hints romio_cb_read and romio_cb_write (collective
+ * buffering) at open and in every view. Builds against any MPI. */
 #include "bench_common.h"
 #include <unistd.h>
 
@@ -32,7 +33,14 @@ int main(int argc, char **argv) {
     char *buf = malloc(strided ? per_rank : max);
     memset(buf, rank + 1, strided ? per_rank : max);
     MPI_File fh;
-    if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+    MPI_Info hints = MPI_INFO_NULL;
+    const char *cb = getenv("BENCH_IO_CB");
+    if (cb && *cb) {
+        MPI_Info_create(&hints);
+        MPI_Info_set(hints, "romio_cb_read", cb);
+        MPI_Info_set(hints, "romio_cb_write", cb);
+    }
+    if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, hints,
                       &fh) != MPI_SUCCESS) {
         if (rank == 0) fprintf(stderr, "osu_io: cannot open %s\n", path);
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -47,7 +55,7 @@ int main(int argc, char **argv) {
             MPI_Type_create_resized(block, 0, (MPI_Aint)s * size, &ft);
             MPI_Type_commit(&ft);
             MPI_Type_free(&block);
-            MPI_File_set_view(fh, (MPI_Offset)s * rank, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+            MPI_File_set_view(fh, (MPI_Offset)s * rank, MPI_BYTE, ft, "native", hints);
         }
         /* The file holds the data before a read is timed. */
         if (!writing) {
@@ -80,6 +88,7 @@ int main(int argc, char **argv) {
         }
     }
     MPI_File_close(&fh);
+    if (hints != MPI_INFO_NULL) MPI_Info_free(&hints);
     free(buf);
     MPI_Finalize();
     return 0;

@@ -10,15 +10,19 @@ namespace railmpi::api {
 int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction dir, std::uint64_t position,
                         void* buf, int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t& done);
 
+// Collective writes through views whose runs average less than this go by two phases.
+// 2 ranks, views of blocks dealt round robin, 4 MiB per rank (bench/osu_io strided_write, MB/s,
+// two rounds, by two phases / by runs): 1 KiB 4500-4900 / 1400, 4 KiB 6300-6600 / 4300-4600,
+// 16 KiB 6700 / 6000-6400, 32 KiB 5800-6800 / 6300-7100, 64 KiB 6300-6800 / 7600. Writes by runs
+// from both ranks interleaved in one file contend in the kernel, the more so on pages an earlier
+// large write made (after two-phase passes, by runs: 8 KiB 1500-1700, 16 KiB 3100).
+inline constexpr std::uint64_t kTwoPhaseRunMax = 32 * 1024;
+
 // Decides (collectively) whether the file's collective calls buffer, as the hints romio_cb_read /
 // romio_cb_write of `info` say ("enable", "disable", "automatic"; `info` may be MPI_INFO_NULL).
 // Automatic: collective writes buffer when a rank's view has runs of less than
 // kTwoPhaseRunMax bytes on average; collective reads never (each rank sieves its own reads, see
 // move_data(): cheaper than the exchange wherever the file's pages are in memory).
-// 2 ranks, views of blocks dealt round robin, 4 MiB per rank (bench/io.sh strided_write):
-// by runs / by two phases 4.2 / 112 MB/s at 8 B blocks, 1052 / 3592 at 2 KiB, 2716 / 3725 at
-// 4 KiB, 5218 / 3830 at 8 KiB, 6351 / 3692 at 64 KiB.
-inline constexpr std::uint64_t kTwoPhaseRunMax = 8 * 1024;
 int choose_collective_buffering(FileObject& f, MPI_Info info);
 
 }  // namespace railmpi::api

@@ -43,9 +43,10 @@ namespace {
 constexpr std::uint64_t kSieveRunMax = 4 * 1024;
 constexpr std::size_t kSieveChunk = std::size_t{4} << 20;
 
-int sieve_read(const FileObject& f, std::uint64_t position, std::size_t bytes, std::byte* to, std::size_t& done) {
+int sieve_read(FileObject& f, std::uint64_t position, std::size_t bytes, std::byte* to, std::size_t& done) {
   const std::uint64_t span_end = f.view.file_offset(position + bytes - 1) + 1;
-  std::vector<std::byte> chunk;
+  std::byte* const chunk_memory = f.scratch[0].take(static_cast<std::size_t>(std::min<std::uint64_t>(kSieveChunk, span_end)));
+  std::span<std::byte> chunk;
   std::uint64_t chunk_at = 0, chunk_valid = 0;  // the file's bytes [chunk_at, chunk_at + chunk_valid)
   bool at_end = false;
   int err = 0;
@@ -53,7 +54,7 @@ int sieve_read(const FileObject& f, std::uint64_t position, std::size_t bytes, s
     while (n > 0) {
       if (offset < chunk_at || offset >= chunk_at + chunk_valid) {
         if (at_end && offset >= chunk_at + chunk_valid) return false;
-        chunk.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kSieveChunk, span_end - offset)));
+        chunk = {chunk_memory, static_cast<std::size_t>(std::min<std::uint64_t>(kSieveChunk, span_end - offset))};
         std::size_t got = 0;
         if ((err = f.file.read_at(offset, chunk, got))) return false;
         chunk_at = offset;

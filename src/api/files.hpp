@@ -16,6 +16,34 @@
 
 namespace railmpi::api {
 
+// Memory a file's data access calls use as scratch, kept from one call to the next up to
+// kKeptMax bytes: a buffer taken fresh each time cost a page fault and a zeroed page per 4 KiB
+// (2 ranks, 4 MiB each through a view of 64 KiB blocks by two phases: 1.2 GB/s with fresh
+// buffers, 3.9 with kept ones; perf: page faults, clear_page and memset over half the time).
+class Scratch {
+ public:
+  static constexpr std::size_t kKeptMax = std::size_t{64} << 20;
+  // At least `bytes` bytes (uninitialized), valid until the next take() or trim().
+  std::byte* take(std::size_t bytes) {
+    if (bytes > size_) {
+      memory_.reset(new std::byte[bytes]);
+      size_ = bytes;
+    }
+    return memory_.get();
+  }
+  // Lets go of a buffer larger than kKeptMax (at the end of a call).
+  void trim() {
+    if (size_ > kKeptMax) {
+      memory_.reset();
+      size_ = 0;
+    }
+  }
+
+ private:
+  std::unique_ptr<std::byte[]> memory_;
+  std::size_t size_ = 0;
+};
+
 struct FileObject {
   io::PosixFile file;
   MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of the opener's communicator
@@ -41,6 +69,8 @@ struct FileObject {
   std::uint64_t least_mean_run = 0;  // the smallest io::FileView::mean_run() of the ranks' views
   int errhandler = MPI_ERRORS_RETURN;
   bool atomic = false;
+  // Scratch of the data access calls (two-phase exchanges, sieved reads).
+  Scratch scratch[3];
   // A split collective (MPI_File_*_begin) not yet ended: its status.
   bool split_open = false;
   MPI_Status split_status{};
