@@ -178,14 +178,18 @@ namespace {
 
 enum class From { explicit_offset, individual_pointer };
 
-// Whether a call is one of the collective ones (MPI_File_*_all and their split and non-blocking
-// forms): they go by two phases when the file's collective buffering is on.
-bool is_collective(const char* call) { return std::strstr(call, "_all") != nullptr; }
+// Where an access starts, and whether its call is a collective one (MPI_File_*_all and their split
+// and non-blocking forms: they go by two phases when the file's collective buffering is on).
+struct Where {
+  From from;
+  bool collective;
+};
 
 // A blocking access at `offset` (etypes; From::individual_pointer: at the file pointer, which then
 // moves past the data).
-int access(const char* call, MPI_File fh, Direction dir, From from, MPI_Offset offset, void* buf, int count,
+int access(const char* call, MPI_File fh, Direction dir, Where where, MPI_Offset offset, void* buf, int count,
            MPI_Datatype type, std::size_t& done) {
+  const From from = where.from;
   FileObject* f;
   core::TypeInfo t;
   if (int e = check_access(call, fh, dir, from == From::explicit_offset, count, type, f, t)) return e;
@@ -197,44 +201,45 @@ int access(const char* call, MPI_File fh, Direction dir, From from, MPI_Offset o
   if (!buf && count > 0 && t.contiguous) return file_error(f, fh, MPI_ERR_BUFFER, call, "buf is NULL");
   const MPI_Offset at = from == From::explicit_offset ? offset : f->pointer;
   const std::uint64_t position = static_cast<std::uint64_t>(at) * f->etype_size;
-  const bool two_phase = is_collective(call) && (dir == Direction::read ? f->buffered_reads : f->buffered_writes);
+  const bool two_phase = where.collective && (dir == Direction::read ? f->buffered_reads : f->buffered_writes);
   const int e = two_phase ? move_data_two_phase(call, fh, *f, dir, position, buf, count, type, t, done)
                           : move_data(call, fh, *f, dir, position, buf, count, type, t, done);
   if (from == From::individual_pointer) f->pointer += static_cast<MPI_Offset>(done / f->etype_size);
   return e;
 }
 
-int blocking(const char* call, MPI_File fh, Direction dir, From from, MPI_Offset offset, void* buf, int count,
+int blocking(const char* call, MPI_File fh, Direction dir, Where where, MPI_Offset offset, void* buf, int count,
              MPI_Datatype type, MPI_Status* status) {
   std::size_t done = 0;
-  const int e = access(call, fh, dir, from, offset, buf, count, type, done);
+  const int e = access(call, fh, dir, where, offset, buf, count, type, done);
   if (e == MPI_SUCCESS) access_status(status, done);
   return e;
 }
 
-int nonblocking(const char* call, MPI_File fh, Direction dir, From from, MPI_Offset offset, void* buf, int count,
+int nonblocking(const char* call, MPI_File fh, Direction dir, Where where, MPI_Offset offset, void* buf, int count,
                 MPI_Datatype type, MPI_Request* request) {
   if (!request) {
     FileObject* f = instance().files.find(handle_of_file(fh));
     return file_error(f, fh, MPI_ERR_REQUEST, call, "request is NULL");
   }
   std::size_t done = 0;
-  if (int e = access(call, fh, dir, from, offset, buf, count, type, done)) return e;
+  if (int e = access(call, fh, dir, where, offset, buf, count, type, done)) return e;
   complete_request(*instance().files.find(handle_of_file(fh)), done, request);
   return MPI_SUCCESS;
 }
 
-int split_begin(const char* call, MPI_File fh, Direction dir, From from, MPI_Offset offset, void* buf, int count,
+int split_begin(const char* call, MPI_File fh, Direction dir, Where where, MPI_Offset offset, void* buf, int count,
                 MPI_Datatype type) {
   FileObject* f;
   if (int e = check_file(call, fh, f)) return e;
   return begin_split(call, fh, *f, [&](std::size_t& done) {
-    return access(call, fh, dir, from, offset, buf, count, type, done);
+    return access(call, fh, dir, where, offset, buf, count, type, done);
   });
 }
 
 constexpr Direction R = Direction::read, W = Direction::write;
-constexpr From AT = From::explicit_offset, PTR = From::individual_pointer;
+constexpr Where AT{From::explicit_offset, false}, PTR{From::individual_pointer, false};
+constexpr Where AT_ALL{From::explicit_offset, true}, PTR_ALL{From::individual_pointer, true};
 
 }  // namespace
 
@@ -246,7 +251,7 @@ int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_
 #pragma weak MPI_File_read_at = PMPI_File_read_at
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                           MPI_Status* status) {
-  return blocking("MPI_File_read_at_all", fh, R, AT, offset, buf, count, datatype, status);
+  return blocking("MPI_File_read_at_all", fh, R, AT_ALL, offset, buf, count, datatype, status);
 }
 #pragma weak MPI_File_read_at_all = PMPI_File_read_at_all
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
@@ -256,7 +261,7 @@ int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int coun
 #pragma weak MPI_File_write_at = PMPI_File_write_at
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                            MPI_Status* status) {
-  return blocking("MPI_File_write_at_all", fh, W, AT, offset, const_cast<void*>(buf), count, datatype, status);
+  return blocking("MPI_File_write_at_all", fh, W, AT_ALL, offset, const_cast<void*>(buf), count, datatype, status);
 }
 #pragma weak MPI_File_write_at_all = PMPI_File_write_at_all
 
@@ -265,7 +270,7 @@ int PMPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI
 }
 #pragma weak MPI_File_read = PMPI_File_read
 int PMPI_File_read_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
-  return blocking("MPI_File_read_all", fh, R, PTR, 0, buf, count, datatype, status);
+  return blocking("MPI_File_read_all", fh, R, PTR_ALL, 0, buf, count, datatype, status);
 }
 #pragma weak MPI_File_read_all = PMPI_File_read_all
 int PMPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
@@ -273,7 +278,7 @@ int PMPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype dataty
 }
 #pragma weak MPI_File_write = PMPI_File_write
 int PMPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
-  return blocking("MPI_File_write_all", fh, W, PTR, 0, const_cast<void*>(buf), count, datatype, status);
+  return blocking("MPI_File_write_all", fh, W, PTR_ALL, 0, const_cast<void*>(buf), count, datatype, status);
 }
 #pragma weak MPI_File_write_all = PMPI_File_write_all
 
@@ -284,7 +289,7 @@ int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI
 #pragma weak MPI_File_iread_at = PMPI_File_iread_at
 int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                            MPI_Request* request) {
-  return nonblocking("MPI_File_iread_at_all", fh, R, AT, offset, buf, count, datatype, request);
+  return nonblocking("MPI_File_iread_at_all", fh, R, AT_ALL, offset, buf, count, datatype, request);
 }
 #pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
@@ -294,7 +299,7 @@ int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int cou
 #pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
 int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                             MPI_Request* request) {
-  return nonblocking("MPI_File_iwrite_at_all", fh, W, AT, offset, const_cast<void*>(buf), count, datatype, request);
+  return nonblocking("MPI_File_iwrite_at_all", fh, W, AT_ALL, offset, const_cast<void*>(buf), count, datatype, request);
 }
 #pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
 int PMPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
@@ -302,7 +307,7 @@ int PMPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MP
 }
 #pragma weak MPI_File_iread = PMPI_File_iread
 int PMPI_File_iread_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
-  return nonblocking("MPI_File_iread_all", fh, R, PTR, 0, buf, count, datatype, request);
+  return nonblocking("MPI_File_iread_all", fh, R, PTR_ALL, 0, buf, count, datatype, request);
 }
 #pragma weak MPI_File_iread_all = PMPI_File_iread_all
 int PMPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
@@ -310,12 +315,12 @@ int PMPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype datat
 }
 #pragma weak MPI_File_iwrite = PMPI_File_iwrite
 int PMPI_File_iwrite_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
-  return nonblocking("MPI_File_iwrite_all", fh, W, PTR, 0, const_cast<void*>(buf), count, datatype, request);
+  return nonblocking("MPI_File_iwrite_all", fh, W, PTR_ALL, 0, const_cast<void*>(buf), count, datatype, request);
 }
 #pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
 
 int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype) {
-  return split_begin("MPI_File_read_at_all_begin", fh, R, AT, offset, buf, count, datatype);
+  return split_begin("MPI_File_read_at_all_begin", fh, R, AT_ALL, offset, buf, count, datatype);
 }
 #pragma weak MPI_File_read_at_all_begin = PMPI_File_read_at_all_begin
 int PMPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status) {
@@ -324,7 +329,7 @@ int PMPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status) {
 }
 #pragma weak MPI_File_read_at_all_end = PMPI_File_read_at_all_end
 int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype) {
-  return split_begin("MPI_File_write_at_all_begin", fh, W, AT, offset, const_cast<void*>(buf), count, datatype);
+  return split_begin("MPI_File_write_at_all_begin", fh, W, AT_ALL, offset, const_cast<void*>(buf), count, datatype);
 }
 #pragma weak MPI_File_write_at_all_begin = PMPI_File_write_at_all_begin
 int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status) {
@@ -333,7 +338,7 @@ int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status)
 }
 #pragma weak MPI_File_write_at_all_end = PMPI_File_write_at_all_end
 int PMPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype) {
-  return split_begin("MPI_File_read_all_begin", fh, R, PTR, 0, buf, count, datatype);
+  return split_begin("MPI_File_read_all_begin", fh, R, PTR_ALL, 0, buf, count, datatype);
 }
 #pragma weak MPI_File_read_all_begin = PMPI_File_read_all_begin
 int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status) {
@@ -342,7 +347,7 @@ int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status) {
 }
 #pragma weak MPI_File_read_all_end = PMPI_File_read_all_end
 int PMPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype) {
-  return split_begin("MPI_File_write_all_begin", fh, W, PTR, 0, const_cast<void*>(buf), count, datatype);
+  return split_begin("MPI_File_write_all_begin", fh, W, PTR_ALL, 0, const_cast<void*>(buf), count, datatype);
 }
 #pragma weak MPI_File_write_all_begin = PMPI_File_write_all_begin
 int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status) {
