@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "api/file_checks.hpp"
 #include "api/files.hpp"
 #include "core/datatype.hpp"
 
@@ -44,6 +45,11 @@ class ReadTarget {
 // A request already complete, with `bytes` moved (the non-blocking calls do their work at once).
 void complete_request(const FileObject& f, std::size_t bytes, MPI_Request* request);
 
+// A non-blocking access (MPI_File_i*): refuses a NULL `request`, runs `access(done)` (the whole
+// access, at once) and hands back a request already complete.
+template <class Access>
+int begin_nonblocking(const char* call, MPI_File fh, MPI_Request* request, Access&& access);
+
 // The status of an access that moved `bytes`.
 void access_status(MPI_Status* status, std::size_t bytes);
 
@@ -58,6 +64,15 @@ int end_split(const char* call, MPI_File fh, MPI_Status* status);
 void keep_split_status(FileObject& f, std::size_t bytes);
 // Whether a split collective may begin on `f` (MPI_SUCCESS) or one is open (its error).
 int split_may_begin(const char* call, MPI_File fh, const FileObject& f);
+
+template <class Access>
+int begin_nonblocking(const char* call, MPI_File fh, MPI_Request* request, Access&& access) {
+  if (!request) return file_error(instance().files.find(handle_of_file(fh)), fh, MPI_ERR_REQUEST, call, "request is NULL");
+  std::size_t done = 0;
+  if (int e = access(done)) return e;
+  complete_request(*instance().files.find(handle_of_file(fh)), done, request);
+  return MPI_SUCCESS;
+}
 
 template <class Access>
 int begin_split(const char* call, MPI_File fh, FileObject& f, Access&& access) {

@@ -218,14 +218,9 @@ int blocking(const char* call, MPI_File fh, Direction dir, Where where, MPI_Offs
 
 int nonblocking(const char* call, MPI_File fh, Direction dir, Where where, MPI_Offset offset, void* buf, int count,
                 MPI_Datatype type, MPI_Request* request) {
-  if (!request) {
-    FileObject* f = instance().files.find(handle_of_file(fh));
-    return file_error(f, fh, MPI_ERR_REQUEST, call, "request is NULL");
-  }
-  std::size_t done = 0;
-  if (int e = access(call, fh, dir, where, offset, buf, count, type, done)) return e;
-  complete_request(*instance().files.find(handle_of_file(fh)), done, request);
-  return MPI_SUCCESS;
+  return begin_nonblocking(call, fh, request, [&](std::size_t& done) {
+    return access(call, fh, dir, where, offset, buf, count, type, done);
+  });
 }
 
 int split_begin(const char* call, MPI_File fh, Direction dir, Where where, MPI_Offset offset, void* buf, int count,

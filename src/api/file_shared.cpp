@@ -112,20 +112,16 @@ int PMPI_File_write_ordered(MPI_File fh, const void* buf, int count, MPI_Datatyp
 
 int PMPI_File_iread_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
   constexpr const char* call = "MPI_File_iread_shared";
-  if (!request) return file_error(instance().files.find(handle_of_file(fh)), fh, MPI_ERR_REQUEST, call, "request is NULL");
-  std::size_t done = 0;
-  if (int e = shared_access(call, fh, R, buf, count, datatype, done)) return e;
-  complete_request(*instance().files.find(handle_of_file(fh)), done, request);
-  return MPI_SUCCESS;
+  return begin_nonblocking(call, fh, request, [&](std::size_t& done) {
+    return shared_access(call, fh, R, buf, count, datatype, done);
+  });
 }
 #pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
 int PMPI_File_iwrite_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
   constexpr const char* call = "MPI_File_iwrite_shared";
-  if (!request) return file_error(instance().files.find(handle_of_file(fh)), fh, MPI_ERR_REQUEST, call, "request is NULL");
-  std::size_t done = 0;
-  if (int e = shared_access(call, fh, W, const_cast<void*>(buf), count, datatype, done)) return e;
-  complete_request(*instance().files.find(handle_of_file(fh)), done, request);
-  return MPI_SUCCESS;
+  return begin_nonblocking(call, fh, request, [&](std::size_t& done) {
+    return shared_access(call, fh, W, const_cast<void*>(buf), count, datatype, done);
+  });
 }
 #pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
 
