@@ -6,6 +6,7 @@
 
 #include "api/file_checks.hpp"
 #include "api/file_collective.hpp"
+#include "api/file_datarep.hpp"
 #include "core/datatype/type_table.hpp"
 
 using namespace railmpi;
@@ -344,7 +345,11 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* exte
   const core::TypeInfo t = type_info(datatype);
   if (!t.valid) return file_error(f, fh, MPI_ERR_TYPE, call, "datatype=0x%x is not a valid datatype", unsigned(datatype));
   if (!extent) return file_error(f, fh, MPI_ERR_ARG, call, "extent is NULL");
-  *extent = t.extent;  // "native" and "internal": the memory extent
+  MPI_Datatype in_file = datatype;
+  if (int e = file_form(*f, datatype, in_file))
+    return file_error(f, fh, e, call, "the file extents of datarep \"%s\"", f->datarep.c_str());
+  *extent = type_info(in_file).extent;  // "native" and "internal": the memory extent
+  if (in_file != datatype) PMPI_Type_free(&in_file);
   return MPI_SUCCESS;
 }
 #pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent

@@ -25,19 +25,24 @@ int check_access(const char* call, MPI_File fh, Direction dir, bool explicit_off
 int move_data(const char* call, MPI_File fh, FileObject& f, Direction dir, std::uint64_t position, void* buf,
               int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t& done);
 
-// Where a read puts the data bytes in order: the program's buffer for a contiguous type, else a
-// staging buffer that unpack() spreads over the program's buffer once the read is over.
+// Where a read puts the file's bytes in order: the program's buffer for a contiguous type in the
+// native representation, else a staging buffer that unpack() spreads (and converts) over the
+// program's buffer once the read is over.
 class ReadTarget {
  public:
-  ReadTarget(void* buf, int count, MPI_Datatype type, const core::TypeInfo& t);
+  // `bytes`: the access's bytes in the file (file_bytes()).
+  ReadTarget(const FileObject& f, void* buf, int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t bytes);
   std::byte* bytes() const { return to_; }
-  // The first `done` bytes are in: into the program's buffer with them.
-  void unpack(std::size_t done) const;
+  // The first `done` bytes are in: into the program's buffer with them (whole elements, for a
+  // representation other than native). A conversion's error goes through the file's handler.
+  int unpack(const char* call, MPI_File fh, std::size_t done) const;
 
  private:
+  const FileObject& f_;
   void* buf_;
   int count_;
   MPI_Datatype type_;
+  std::size_t bytes_;
   std::unique_ptr<std::byte[]> staging_;
   std::byte* to_ = nullptr;
 };

@@ -12,6 +12,7 @@
 
 #include "api/file_checks.hpp"
 #include "api/file_collective.hpp"
+#include "api/file_datarep.hpp"
 #include "api/typed_buffer.hpp"
 #include "io/file_domains.hpp"
 
@@ -109,7 +110,13 @@ int choose_collective_buffering(FileObject& f, MPI_Info info) {
 int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction dir, std::uint64_t position,
                         void* buf, int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t& done) {
   done = 0;
-  const std::size_t bytes = t.size * static_cast<std::size_t>(count);
+  std::size_t bytes = 0;
+  // The data converted to the file's representation before anything collective starts; a rank
+  // whose conversion fails (its error already raised) takes part with no data.
+  int failed = access_file_bytes(call, fh, f, count, type, t, bytes);
+  PackedView packed;
+  if (!failed && dir == Direction::write && bytes > 0) failed = file_data_of(call, fh, f, buf, count, type, t, packed);
+  if (failed) bytes = 0;
   const std::vector<Extent> runs = runs_of(f, position, bytes);
   int ranks = 1;
   PMPI_Comm_size(f.comm, &ranks);
@@ -122,7 +129,7 @@ int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction 
   std::uint64_t all[2];
   if (int e = PMPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MIN, f.comm)) return e;
   const std::uint64_t lo = all[0], hi = std::numeric_limits<std::uint64_t>::max() - all[1];
-  if (lo >= hi) return MPI_SUCCESS;  // nobody accesses anything
+  if (lo >= hi) return failed;  // nobody accesses anything
   const io::FileDomains domains(lo, hi, ranks);
 
   Pieces out;
@@ -162,7 +169,6 @@ int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction 
   if (dir == Direction::write) {
     // The data in aggregator order (pieces were cut in data order, so each aggregator's come in
     // the same order as their offsets in out.to).
-    const PackedView packed = packed_view(buf, count, type, t);
     const auto* from = static_cast<const std::byte*>(packed.ptr);
     std::byte* send = f.scratch[1].take(bytes);
     std::vector<int> cursor(data.send_displs.begin(), data.send_displs.end());
@@ -206,12 +212,12 @@ int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction 
       return file_error(&f, fh, io_error_class(any), call, "collective write to %s: %s%s", f.path.c_str(),
                         std::strerror(any), err ? "" : " (on another rank)");
     done = bytes;
-    return MPI_SUCCESS;
+    return failed;
   }
 
   // Read: each aggregator reads its span once and sends every piece's bytes back.
-  std::uint64_t file_bytes = 0;
-  err = f.file.size(file_bytes);
+  std::uint64_t file_size = 0;
+  err = f.file.size(file_size);
   if (!got.empty() && !err) {
     std::size_t read = 0;
     err = f.file.read_at(lo_mine, domain, read);
@@ -240,13 +246,13 @@ int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction 
     return file_error(&f, fh, io_error_class(any), call, "collective read from %s: %s%s", f.path.c_str(),
                       std::strerror(any), err ? "" : " (on another rank)");
   // Back into data order; the data end where the file does.
-  const ReadTarget target(buf, count, type, t);
+  const ReadTarget target(f, buf, count, type, t, bytes);
   std::byte* to = target.bytes();
   std::vector<int> cursor(data.send_displs.begin(), data.send_displs.end());
   bool ended = false;
   domains.split(runs, [&](int d, std::uint64_t at, std::uint64_t n) {
     if (!ended) {
-      const std::uint64_t valid = at >= file_bytes ? 0 : std::min<std::uint64_t>(n, file_bytes - at);
+      const std::uint64_t valid = at >= file_size ? 0 : std::min<std::uint64_t>(n, file_size - at);
       const std::byte* piece = d == me ? domain.data() + (at - lo_mine) : back + cursor[static_cast<std::size_t>(d)];
       std::memcpy(to + done, piece, valid);
       done += valid;
@@ -254,8 +260,8 @@ int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction 
     }
     cursor[static_cast<std::size_t>(d)] += static_cast<int>(n);
   });
-  target.unpack(done);
-  return MPI_SUCCESS;
+  if (failed) return failed;
+  return target.unpack(call, fh, done);
 }
 
 }  // namespace railmpi::api

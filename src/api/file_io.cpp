@@ -5,11 +5,13 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "api/file_access.hpp"
 #include "api/file_checks.hpp"
 #include "api/file_collective.hpp"
+#include "api/file_datarep.hpp"
 #include "api/typed_buffer.hpp"
 #include "core/datatype.hpp"
 
@@ -79,8 +81,16 @@ int sieve_read(FileObject& f, std::uint64_t position, std::size_t bytes, std::by
 int move_data(const char* call, MPI_File fh, FileObject& f, Direction dir, std::uint64_t position, void* buf,
               int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t& done) {
   done = 0;
-  const std::size_t bytes = t.size * static_cast<std::size_t>(count);
+  std::size_t bytes = 0;
+  if (int e = access_file_bytes(call, fh, f, count, type, t, bytes)) return e;
   if (bytes == 0) return MPI_SUCCESS;
+  // A write's bytes as the file holds them; a read's place for them.
+  PackedView data;
+  if (dir == Direction::write) {
+    if (int e = file_data_of(call, fh, f, buf, count, type, t, data)) return e;
+  }
+  std::optional<ReadTarget> target;
+  if (dir == Direction::read) target.emplace(f, buf, count, type, t, bytes);
   int err = 0;
   // Atomic mode: the access's span of the file is locked for it (other processes' conflicting
   // accesses in atomic mode wait), so that its runs land or are read as one.
@@ -93,7 +103,6 @@ int move_data(const char* call, MPI_File fh, FileObject& f, Direction dir, std::
                         std::strerror(e));
   }
   if (dir == Direction::write) {
-    const PackedView data = packed_view(buf, count, type, t);
     const auto* from = static_cast<const std::byte*>(data.ptr);
     f.view.for_each_run(position, bytes, [&](std::uint64_t offset, std::uint64_t n) {
       std::size_t wrote = 0;
@@ -102,8 +111,7 @@ int move_data(const char* call, MPI_File fh, FileObject& f, Direction dir, std::
       return err == 0;
     });
   } else {
-    const ReadTarget target(buf, count, type, t);
-    std::byte* to = target.bytes();
+    std::byte* to = target->bytes();
     if (f.view.mean_run() < kSieveRunMax) {
       err = sieve_read(f, position, bytes, to, done);
     } else {
@@ -114,27 +122,34 @@ int move_data(const char* call, MPI_File fh, FileObject& f, Direction dir, std::
         return err == 0 && got == n;  // a short read: the end of the file
       });
     }
-    target.unpack(done);
   }
   if (f.atomic) f.file.unlock(span_start, span_bytes);
   if (err)
     return file_error(&f, fh, io_error_class(err), call, "%s %s: %s", dir == Direction::write ? "pwrite to" : "pread from",
                       f.path.c_str(), std::strerror(err));
-  return MPI_SUCCESS;
+  return target ? target->unpack(call, fh, done) : MPI_SUCCESS;
 }
 
-ReadTarget::ReadTarget(void* buf, int count, MPI_Datatype type, const core::TypeInfo& t)
-    : buf_(buf), count_(count), type_(type) {
-  if (t.contiguous) {
+ReadTarget::ReadTarget(const FileObject& f, void* buf, int count, MPI_Datatype type, const core::TypeInfo& t,
+                       std::size_t bytes)
+    : f_(f), buf_(buf), count_(count), type_(type), bytes_(bytes) {
+  if (t.contiguous && f.rep == Representation::native) {
     to_ = static_cast<std::byte*>(const_cast<void*>(contiguous_start(buf, t)));
   } else {
-    staging_.reset(new std::byte[t.size * static_cast<std::size_t>(count)]);
+    staging_.reset(new std::byte[std::max<std::size_t>(bytes, 1)]);
     to_ = staging_.get();
   }
 }
 
-void ReadTarget::unpack(std::size_t done) const {
-  if (staging_ && done > 0) core::unpack(instance().types, staging_.get(), done, static_cast<std::size_t>(count_), type_, buf_);
+int ReadTarget::unpack(const char* call, MPI_File fh, std::size_t done) const {
+  if (!staging_ || done == 0) return MPI_SUCCESS;
+  if (f_.rep == Representation::native) {
+    core::unpack(instance().types, staging_.get(), done, static_cast<std::size_t>(count_), type_, buf_);
+    return MPI_SUCCESS;
+  }
+  const std::size_t per_element = count_ > 0 ? bytes_ / static_cast<std::size_t>(count_) : 0;
+  const std::size_t whole = per_element ? done / per_element : 0;
+  return memory_data_of(call, fh, f_, staging_.get(), whole, type_, buf_);
 }
 
 void complete_request(const FileObject& f, std::size_t bytes, MPI_Request* request) {
@@ -205,6 +220,7 @@ int access(const char* call, MPI_File fh, Direction dir, Where where, MPI_Offset
   const int e = two_phase ? move_data_two_phase(call, fh, *f, dir, position, buf, count, type, t, done)
                           : move_data(call, fh, *f, dir, position, buf, count, type, t, done);
   if (from == From::individual_pointer) f->pointer += static_cast<MPI_Offset>(done / f->etype_size);
+  done = memory_bytes(*f, done, count, type, t);
   return e;
 }
 

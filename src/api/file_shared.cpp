@@ -6,6 +6,7 @@
 
 #include "api/file_access.hpp"
 #include "api/file_checks.hpp"
+#include "api/file_datarep.hpp"
 #include "api/file_shared_pointer.hpp"
 
 using namespace railmpi;
@@ -38,6 +39,15 @@ int view_end(const FileObject& f, MPI_Offset& etypes) {
 
 namespace {
 
+// The etypes of the view `count` elements of `type` fill.
+int etypes_of(const char* call, MPI_File fh, const FileObject& f, int count, MPI_Datatype type, const core::TypeInfo& t,
+              MPI_Offset& etypes) {
+  std::size_t bytes = 0;
+  if (int e = access_file_bytes(call, fh, f, count, type, t, bytes)) return e;
+  etypes = static_cast<MPI_Offset>(bytes / f.etype_size);
+  return MPI_SUCCESS;
+}
+
 // An access at the shared pointer, which moves past the data first (each rank's data go where
 // the pointer was when it came).
 int shared_access(const char* call, MPI_File fh, Direction dir, void* buf, int count, MPI_Datatype type,
@@ -45,10 +55,13 @@ int shared_access(const char* call, MPI_File fh, Direction dir, void* buf, int c
   FileObject* f;
   core::TypeInfo t;
   if (int e = check_access(call, fh, dir, false, count, type, f, t)) return e;
-  const auto etypes = static_cast<MPI_Offset>(t.size * static_cast<std::size_t>(count) / f->etype_size);
+  MPI_Offset etypes = 0;
+  if (int e = etypes_of(call, fh, *f, count, type, t, etypes)) return e;
   MPI_Offset at = 0;
   if (int e = shared_pointer_add(*f, etypes, at)) return e;
-  return move_data(call, fh, *f, dir, static_cast<std::uint64_t>(at) * f->etype_size, buf, count, type, t, done);
+  const int e = move_data(call, fh, *f, dir, static_cast<std::uint64_t>(at) * f->etype_size, buf, count, type, t, done);
+  done = memory_bytes(*f, done, count, type, t);
+  return e;
 }
 
 // The collective access in rank order: rank r's data follow those of ranks 0..r-1 from where the
@@ -58,7 +71,8 @@ int ordered_access(const char* call, MPI_File fh, Direction dir, void* buf, int 
   FileObject* f;
   core::TypeInfo t;
   if (int e = check_access(call, fh, dir, false, count, type, f, t)) return e;
-  const auto mine = static_cast<MPI_Offset>(t.size * static_cast<std::size_t>(count) / f->etype_size);
+  MPI_Offset mine = 0;
+  if (int e = etypes_of(call, fh, *f, count, type, t, mine)) return e;
   MPI_Offset before = 0, total = 0, start = 0;
   if (int e = PMPI_Exscan(&mine, &before, 1, MPI_OFFSET, MPI_SUM, f->comm)) return e;
   if (int e = PMPI_Allreduce(&mine, &total, 1, MPI_OFFSET, MPI_SUM, f->comm)) return e;
@@ -69,8 +83,10 @@ int ordered_access(const char* call, MPI_File fh, Direction dir, void* buf, int 
     if (int e = shared_pointer_add(*f, total, start)) return e;
   }
   if (int e = PMPI_Bcast(&start, 1, MPI_OFFSET, 0, f->comm)) return e;
-  return move_data(call, fh, *f, dir, static_cast<std::uint64_t>(start + before) * f->etype_size, buf, count, type,
-                   t, done);
+  const int e = move_data(call, fh, *f, dir, static_cast<std::uint64_t>(start + before) * f->etype_size, buf, count,
+                          type, t, done);
+  done = memory_bytes(*f, done, count, type, t);
+  return e;
 }
 
 int blocking(int (*how)(const char*, MPI_File, Direction, void*, int, MPI_Datatype, std::size_t&), const char* call,

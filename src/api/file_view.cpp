@@ -5,6 +5,7 @@
 
 #include "api/file_checks.hpp"
 #include "api/file_collective.hpp"
+#include "api/file_datarep.hpp"
 #include "api/file_shared_pointer.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/datatype/type_table.hpp"
@@ -31,8 +32,6 @@ io::FileView view_of(MPI_Offset disp, MPI_Datatype filetype, const core::TypeInf
   return io::FileView(d, std::move(tile), t.extent);
 }
 
-bool known_datarep(std::string_view rep) { return rep == "native" || rep == "internal"; }
-
 }  // namespace
 
 extern "C" {
@@ -46,26 +45,50 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   if (!et.valid) return file_error(f, fh, MPI_ERR_TYPE, call, "etype=0x%x is not a committed datatype", unsigned(etype));
   if (!ft.valid)
     return file_error(f, fh, MPI_ERR_TYPE, call, "filetype=0x%x is not a committed datatype", unsigned(filetype));
-  if (et.size == 0) return file_error(f, fh, MPI_ERR_TYPE, call, "etype=0x%x has no data", unsigned(etype));
-  if (ft.size % et.size != 0)
-    return file_error(f, fh, MPI_ERR_TYPE, call, "filetype size %zu is not a multiple of the etype size %zu", ft.size,
-                      et.size);
   if (!datarep) return file_error(f, fh, MPI_ERR_ARG, call, "datarep is NULL");
-  if (!known_datarep(datarep))
-    return file_error(f, fh, MPI_ERR_UNSUPPORTED_DATAREP, call, "datarep=\"%s\": only \"native\" and \"internal\" are supported",
+  Representation rep;
+  int user_rep;
+  if (!find_datarep(datarep, rep, user_rep))
+    return file_error(f, fh, MPI_ERR_UNSUPPORTED_DATAREP, call,
+                      "datarep=\"%s\" is not \"native\", \"internal\", \"external32\" or one MPI_Register_datarep defined",
                       datarep);
   if (info != MPI_INFO_NULL && !instance().infos.find(info))
     return file_error(f, fh, MPI_ERR_INFO, call, "info=0x%x is not a valid info object", unsigned(info));
+  if (disp < 0 && disp != MPI_DISPLACEMENT_CURRENT)
+    return file_error(f, fh, MPI_ERR_ARG, call, "disp=%lld is negative", static_cast<long long>(disp));
+  if (disp == MPI_DISPLACEMENT_CURRENT && !(f->amode & MPI_MODE_SEQUENTIAL))
+    return file_error(f, fh, MPI_ERR_ARG, call, "MPI_DISPLACEMENT_CURRENT needs a file opened MPI_MODE_SEQUENTIAL");
+  // The etype and filetype as the representation lays them out in the file.
+  const Representation old_rep = f->rep;
+  const int old_user_rep = f->user_rep;
+  f->rep = rep;
+  f->user_rep = user_rep;
+  MPI_Datatype file_etype = etype, file_filetype = filetype;
+  int e = file_form(*f, etype, file_etype);
+  if (!e) e = file_form(*f, filetype, file_filetype);
+  const core::TypeInfo fet = type_info(file_etype), fft = type_info(file_filetype);
+  // Frees the forms made for this call (the view keeps its runs, not the type).
+  struct FreeForms {
+    MPI_Datatype etype, filetype, *file_etype, *file_filetype;
+    ~FreeForms() {
+      if (*file_etype != etype) PMPI_Type_free(file_etype);
+      if (*file_filetype != filetype) PMPI_Type_free(file_filetype);
+    }
+  } free_forms{etype, filetype, &file_etype, &file_filetype};
+  if (e || fet.size == 0 || fft.size % fet.size != 0) {
+    f->rep = old_rep;
+    f->user_rep = old_user_rep;
+    if (e) return file_error(f, fh, e, call, "the file extents of datarep \"%s\"", datarep);
+    if (fet.size == 0) return file_error(f, fh, MPI_ERR_TYPE, call, "etype=0x%x has no data", unsigned(etype));
+    return file_error(f, fh, MPI_ERR_TYPE, call, "filetype size %zu is not a multiple of the etype size %zu (in the file)",
+                      fft.size, fet.size);
+  }
   int rank = 0;
   PMPI_Comm_rank(f->comm, &rank);
   if (disp == MPI_DISPLACEMENT_CURRENT) {
-    if (!(f->amode & MPI_MODE_SEQUENTIAL))
-      return file_error(f, fh, MPI_ERR_ARG, call, "MPI_DISPLACEMENT_CURRENT needs a file opened MPI_MODE_SEQUENTIAL");
     MPI_Offset now = 0;
     if (int e = shared_pointer_add(*f, 0, now)) return e;
     disp = static_cast<MPI_Offset>(f->view.file_offset(static_cast<std::uint64_t>(now) * f->etype_size));
-  } else if (disp < 0) {
-    return file_error(f, fh, MPI_ERR_ARG, call, "disp=%lld is negative", static_cast<long long>(disp));
   }
   // Every rank's accesses through the old view are over before the shared pointer restarts.
   if (int e = PMPI_Barrier(f->comm)) return e;
@@ -78,9 +101,9 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   f->disp = disp;
   f->etype = etype;
   f->filetype = filetype;
-  f->etype_size = et.size;
+  f->etype_size = fet.size;
   f->datarep = datarep;
-  f->view = view_of(disp, filetype, ft);
+  f->view = view_of(disp, file_filetype, fft);
   f->pointer = 0;
   if (rank == 0) {
     if (int e = shared_pointer_set(*f, 0)) return e;

@@ -44,6 +44,19 @@ class Scratch {
   std::size_t size_ = 0;
 };
 
+// How a file holds data (MPI_File_set_view's datarep; file_datarep.hpp): "native" and
+// "internal" as memory does, "external32", or one MPI_Register_datarep added.
+enum class Representation { native, external32, user };
+
+// A representation MPI_Register_datarep added (the functions are the program's).
+struct UserDatarep {
+  std::string name;
+  MPI_Datarep_conversion_function* read = nullptr;   // file -> memory (MPI_CONVERSION_FN_NULL: none)
+  MPI_Datarep_conversion_function* write = nullptr;  // memory -> file
+  MPI_Datarep_extent_function* extent = nullptr;     // a predefined type's extent in the file
+  void* extra_state = nullptr;
+};
+
 struct FileObject {
   io::PosixFile file;
   MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of the opener's communicator
@@ -56,6 +69,8 @@ struct FileObject {
   MPI_Datatype etype = MPI_BYTE;
   MPI_Datatype filetype = MPI_BYTE;
   std::string datarep = "native";
+  Representation rep = Representation::native;
+  int user_rep = -1;  // Representation::user: its index in Instance::datareps
   std::size_t etype_size = 1;
   io::FileView view;
   MPI_Offset pointer = 0;  // the individual file pointer, in etypes of the view

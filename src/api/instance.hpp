@@ -57,6 +57,7 @@ struct Instance {
   core::InfoTable infos;
   WinTable windows;
   FileTable files;
+  std::vector<UserDatarep> datareps;  // MPI_Register_datarep's
   int file_null_errhandler = MPI_ERRORS_RETURN;  // MPI_FILE_NULL's: failed opens and deletes
   std::uint64_t shared_windows_made = 0;  // names MPI_Win_allocate_shared's segments
   // User error classes and codes (MPI_Add_error_class/-code/-string), numbered from
