@@ -19,7 +19,8 @@ int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction 
 inline constexpr std::uint64_t kTwoPhaseRunMax = 32 * 1024;
 
 // Decides (collectively) whether the file's collective calls buffer, as the hints romio_cb_read /
-// romio_cb_write of `info` say ("enable", "disable", "automatic"; `info` may be MPI_INFO_NULL).
+// romio_cb_write of `info` say ("enable", "disable", "automatic"; `info` may be MPI_INFO_NULL),
+// and takes the aggregators' window from the hint cb_buffer_size (bytes).
 // Automatic: collective writes buffer when a rank's view has runs of less than
 // kTwoPhaseRunMax bytes on average; collective reads never (each rank sieves its own reads, see
 // move_data(): cheaper than the exchange wherever the file's pages are in memory).

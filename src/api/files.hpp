@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "mpi.h"
 
 #include "core/handle_table.hpp"
+#include "io/file_domains.hpp"
 #include "io/file_view.hpp"
 #include "io/posix_file.hpp"
 
@@ -42,6 +44,31 @@ class Scratch {
  private:
   std::unique_ptr<std::byte[]> memory_;
   std::size_t size_ = 0;
+};
+
+// What two-phase collective access (file_collective.cpp) keeps from one call to the next: its
+// lists of runs and pieces. Fresh ones cost page faults in every call on a view of small runs
+// (4 MiB a rank in 8-byte blocks: half a million pieces, 12 MB of lists).
+struct TwoPhaseLists {
+  std::vector<io::Extent> runs;                   // this rank's runs of the access
+  std::vector<std::vector<io::Extent>> to;        // per aggregator: this rank's pieces for it
+  std::vector<std::vector<std::size_t>> data_at;  // per aggregator: where each piece is in the data
+  std::vector<io::Extent> sent, got;              // a round's lists, sent and received
+  // Empty lists (capacity kept) for `aggregators` aggregators.
+  void clear(std::size_t aggregators) {
+    runs.clear();
+    to.resize(aggregators);
+    data_at.resize(aggregators);
+    for (auto& v : to) v.clear();
+    for (auto& v : data_at) v.clear();
+  }
+  // Lets go of lists that grew past Scratch::kKeptMax bytes in all (at the end of a call).
+  void trim() {
+    std::size_t bytes = (runs.capacity() + sent.capacity() + got.capacity()) * sizeof(io::Extent);
+    for (const auto& v : to) bytes += v.capacity() * sizeof(io::Extent);
+    for (const auto& v : data_at) bytes += v.capacity() * sizeof(std::size_t);
+    if (bytes > Scratch::kKeptMax) *this = TwoPhaseLists{};
+  }
 };
 
 // How a file holds data (MPI_File_set_view's datarep; file_datarep.hpp): "native" and
@@ -81,11 +108,13 @@ struct FileObject {
   // 1 enable) and the decision taken for the current view.
   int cb_read_hint = 0, cb_write_hint = 0;
   bool buffered_reads = false, buffered_writes = false;
+  std::uint64_t cb_buffer_size = std::uint64_t{16} << 20;  // an aggregator's window (hint cb_buffer_size)
   std::uint64_t least_mean_run = 0;  // the smallest io::FileView::mean_run() of the ranks' views
   int errhandler = MPI_ERRORS_RETURN;
   bool atomic = false;
   // Scratch of the data access calls (two-phase exchanges, sieved reads).
   Scratch scratch[3];
+  TwoPhaseLists lists;
   // A split collective (MPI_File_*_begin) not yet ended: its status.
   bool split_open = false;
   MPI_Status split_status{};

@@ -12,12 +12,17 @@
  *  - ranks with nothing to access (count 0 on odd ranks) in the same collective calls;
  *  - a strided memory type (every other int) with a strided view;
  *  - the end of the file inside a rank's data: read_all returns exactly the bytes before it
- *    (MPI_Get_count), 0 for ranks whose data all lie beyond it.
+ *    (MPI_Get_count), 0 for ranks whose data all lie beyond it;
+ *  - all of the above again with collective buffering on and the hint cb_buffer_size at 100
+ *    bytes: aggregators take their domains in many rounds (windows cut inside blocks).
  * Files live in $MT_FILE_DIR (default /tmp), named after the pid of rank 0, deleted at the end. */
 #include "mpitest.h"
 #include <unistd.h>
 
 static char path[512];
+/* The hint cb_buffer_size, when set: an aggregator's buffer, so small that it takes its domain in
+ * many rounds. */
+static const char *window;
 
 static unsigned char byte_of(long file_offset) { return (unsigned char)((file_offset * 7 + 3) & 0xff); }
 
@@ -26,6 +31,7 @@ static MPI_File open_with(const char *cb) {
     MPI_OK(MPI_Info_create(&info));
     MPI_OK(MPI_Info_set(info, "romio_cb_read", cb));
     MPI_OK(MPI_Info_set(info, "romio_cb_write", cb));
+    if (window) MPI_OK(MPI_Info_set(info, "cb_buffer_size", window));
     MPI_File fh;
     MPI_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
     MPI_OK(MPI_Info_free(&info));
@@ -42,6 +48,7 @@ static void set_round_robin(MPI_File fh, int block, int owned, const char *cb) {
     MPI_OK(MPI_Info_create(&info));
     MPI_OK(MPI_Info_set(info, "romio_cb_read", cb));
     MPI_OK(MPI_Info_set(info, "romio_cb_write", cb));
+    if (window) MPI_OK(MPI_Info_set(info, "cb_buffer_size", window));
     MPI_OK(MPI_File_set_view(fh, (MPI_Offset)block * mt_rank, MPI_BYTE, tile, "native", info));
     MPI_OK(MPI_Info_free(&info));
     MPI_OK(MPI_Type_free(&tile));
@@ -190,9 +197,10 @@ int main(int argc, char **argv) {
     int pid = (int)getpid();
     MPI_OK(MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD));
     snprintf(path, sizeof path, "%s/file_collective_%d.dat", dir ? dir : "/tmp", pid);
-    const char *modes[] = {"enable", "disable", "automatic"};
+    const char *modes[] = {"enable", "disable", "automatic", "enable"};
     const int blocks[] = {1, 3, 8, 100, 5000};
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < 4; m++) {
+        if (m == 3) window = "100"; /* two phases in rounds of 100 bytes per aggregator */
         for (int b = 0; b < 5; b++) round_robin(modes[m], blocks[b], blocks[b], 0);
         round_robin(modes[m], 8, 4, 1);     /* holes: half of each block */
         round_robin(modes[m], 100, 37, 1);

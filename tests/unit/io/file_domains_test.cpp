@@ -38,6 +38,27 @@ TEST(FileDomains, RunsAreCutAtBorders) {
   EXPECT_EQ(pieces, want);
 }
 
+TEST(FileDomains, WindowsCutDomainsIntoRounds) {
+  const FileDomains d(0, 100, 2, 20);  // domains of 50 bytes: windows [0,20) [20,40) [40,50), [50,70) ...
+  EXPECT_EQ(d.rounds(), 3);
+  EXPECT_EQ(d.round(0, 19), 0);
+  EXPECT_EQ(d.round(0, 20), 1);
+  EXPECT_EQ(d.round(1, 50), 0);
+  EXPECT_EQ(d.round(1, 99), 2);
+  const std::vector<Extent> runs{{10, 45}, {95, 5}};
+  std::vector<std::tuple<int, std::uint64_t, std::uint64_t>> pieces;
+  d.split(runs, [&](int dom, std::uint64_t at, std::uint64_t n) { pieces.emplace_back(dom, at, n); });
+  const std::vector<std::tuple<int, std::uint64_t, std::uint64_t>> want{
+      {0, 10, 10}, {0, 20, 20}, {0, 40, 10}, {1, 50, 5}, {1, 95, 5}};
+  EXPECT_EQ(pieces, want);
+}
+
+TEST(FileDomains, WindowLargerThanDomainIsOneRound) {
+  const FileDomains d(0, 10, 4, 1000);
+  EXPECT_EQ(d.rounds(), 1);
+  EXPECT_EQ(d.round(3, 9), 0);
+}
+
 TEST(FileDomains, CoverageFindsHoles) {
   std::vector<Extent> whole{{30, 10}, {0, 20}, {15, 15}};
   EXPECT_TRUE(covers(whole, 0, 40));
