@@ -11,12 +11,11 @@ int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction 
                         void* buf, int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t& done);
 
 // Collective writes through views whose runs average less than this go by two phases.
-// 2 ranks, views of blocks dealt round robin, 4 MiB per rank (bench/osu_io strided_write, MB/s,
-// two rounds, by two phases / by runs): 1 KiB 4500-4900 / 1400, 4 KiB 6300-6600 / 4300-4600,
-// 16 KiB 6700 / 6000-6400, 32 KiB 5800-6800 / 6300-7100, 64 KiB 6300-6800 / 7600. Writes by runs
-// from both ranks interleaved in one file contend in the kernel, the more so on pages an earlier
-// large write made (after two-phase passes, by runs: 8 KiB 1500-1700, 16 KiB 3100).
-inline constexpr std::uint64_t kTwoPhaseRunMax = 32 * 1024;
+// 2 ranks, views of blocks dealt round robin, 4 MiB per rank (bench/lib_ab.sh osu_io
+// strided_write, 5 rounds, MB/s of both, by two phases / by runs): 4-16 KiB 9800-11000 /
+// 10200-11400, 32 KiB 11400 / 4700, 64 KiB 11400 / 8400, 128 KiB 11700 / 14300, 256 KiB
+// 11600 / 19700. Writes by runs from both ranks interleaved in one file contend in the kernel.
+inline constexpr std::uint64_t kTwoPhaseRunMax = 128 * 1024;
 
 // Decides (collectively) whether the file's collective calls buffer, as the hints romio_cb_read /
 // romio_cb_write of `info` say ("enable", "disable", "automatic"; `info` may be MPI_INFO_NULL),

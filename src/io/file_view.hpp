@@ -38,6 +38,15 @@ class FileView {
     return contiguous() ? std::numeric_limits<std::uint64_t>::max() : std::max<std::uint64_t>(1, layout_.mean_run());
   }
 
+  // Mean bytes of the holes between two runs of one copy (0 for a contiguous view): what
+  // reading a stretch of the file whole costs more than reading its runs.
+  std::uint64_t mean_gap() const {
+    if (contiguous() || layout_.bytes_per_copy == 0) return 0;
+    const std::uint64_t runs = std::max<std::uint64_t>(1, layout_.bytes_per_copy / mean_run());
+    const auto extent = static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(layout_.extent, 0));
+    return extent > layout_.bytes_per_copy ? (extent - layout_.bytes_per_copy) / runs : 0;
+  }
+
   // Calls run(file_offset, bytes) for the runs of data bytes [position, position + length) of
   // the view, in order; adjacent runs are merged. Stops early when run() returns false.
   template <class Run>
