@@ -83,3 +83,13 @@ TEST(FileView, CopiesKeepTheirOwnTile) {
   a = FileView(0);
   EXPECT_EQ(runs_of(b, 8, 8), (Runs{{140, 8}}));
 }
+
+TEST(FileView, MeanRunAndGapOfATile) {
+  EXPECT_EQ(interleaved(1).mean_run(), 8u);
+  EXPECT_EQ(interleaved(1).mean_gap(), 24u);  // 24 bytes of the other ranks between two runs
+  // Two runs of 4 and 12 bytes in a 64-byte tile: 48 bytes of holes over 2 runs.
+  const FileView two(0, {Strided{0, 4, 1, 0}, Strided{20, 12, 1, 0}}, 64);
+  EXPECT_EQ(two.mean_run(), 8u);
+  EXPECT_EQ(two.mean_gap(), 24u);
+  EXPECT_EQ(FileView(0).mean_gap(), 0u);  // contiguous: no holes
+}
