@@ -12,7 +12,8 @@
 // keeps yielding runs last (EEVDF pushes a yielding task's deadline back): then a woken sleeper is
 // served first. So when this machine runs more ranks than this rank has cores, yields that show
 // other programs (yield_shows_crowding(): long, close together, and more tasks runnable than the
-// job's ranks awake; a virtual machine's host stopping the CPU makes long yields too) end the
+// job's ranks awake; a virtual machine's host stopping the CPU makes long yields too, in bursts:
+// so the evidence must also come at moments spread over 20 ms at least, CrowdingEvidence) end the
 // yielding, and for kCrowdedFor the waits of this rank sleep right after spinning
 // (bench/oversub_loop ring, 8 ranks on 2 cores beside other busy programs, load 5-7, medians of
 // 15 interleaved runs: 0.080 s instead of 0.129 s; Open MPI 0.171 s).
@@ -65,6 +66,7 @@
 #include "base/settings.hpp"
 #include "base/ticks.hpp"
 #include "mcm/multi_method.hpp"
+#include "progress/crowding_evidence.hpp"
 #include "progress/mate_waits.hpp"
 #include "progress/poll_spacing.hpp"
 
@@ -172,7 +174,8 @@ class Engine {
 
   // Yields the core once (a rank alone on its core polls instead for kKeepCoreFor after a long
   // yield); false (and the cores count as crowded for kCrowdedFor) when the yield
-  // was long on an oversubscribed machine: the caller should stop yielding and sleep. A rank
+  // on an oversubscribed machine showed crowding that lasts (yield_shows_crowding() at
+  // CrowdingEvidence's moments): the caller should stop yielding and sleep. A rank
   // bound by bind_while_uncrowded() lets go of its binding then. Every yield of the library's
   // waits goes through here.
   bool yield_core() {
@@ -189,7 +192,7 @@ class Engine {
     const auto t0 = Clock::now();
     sched_yield();
     const auto t1 = Clock::now();
-    if (!yield_shows_crowding(t1 - t0)) {
+    if (!yield_shows_crowding(t1 - t0) || !crowding_.seen(t1)) {
       if (binding_.bound() && crowded_word_ && std::atomic_ref(*crowded_word_).load(std::memory_order_relaxed))
         [[unlikely]] let_go_of_binding(nullptr);
       return true;
@@ -481,6 +484,7 @@ class Engine {
   std::unique_ptr<base::RunnableTasks> runnable_;  // made at the first long yield
   std::uint64_t stalls_ = 0;
   std::uint64_t long_yields_seen_ = 0;  // bit i: the yield i yields ago was long
+  CrowdingEvidence crowding_;  // of the oversubscribed yields
   static constexpr bool kNever = false;
   struct Hook {
     int (*run)(void*) = nullptr;
