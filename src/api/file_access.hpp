@@ -19,11 +19,12 @@ enum class Direction { read, write };
 int check_access(const char* call, MPI_File fh, Direction dir, bool explicit_offset, int count, MPI_Datatype type,
                  FileObject*& f, core::TypeInfo& t);
 
-// Moves `count` elements of `type` at `buf` to or from the view's data bytes from `position`
-// (bytes of the view); `done` gets the bytes moved (a read stops at the end of the file). An
-// error of the file system goes through the file's handler.
+// Moves `count` elements of `type` at `buf`, `bytes` in the file (access_file_bytes(), reckoned
+// once an access), to or from the view's data bytes from `position` (bytes of the view); `done`
+// gets the bytes moved (a read stops at the end of the file). An error of the file system goes
+// through the file's handler.
 int move_data(const char* call, MPI_File fh, FileObject& f, Direction dir, std::uint64_t position, void* buf,
-              int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t& done);
+              int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t bytes, std::size_t& done);
 
 // Where a read puts the file's bytes in order: the program's buffer for a contiguous type in the
 // native representation, else a staging buffer that unpack() spreads (and converts) over the

@@ -150,14 +150,14 @@ int choose_collective_buffering(FileObject& f, MPI_Info info) {
 }
 
 int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction dir, std::uint64_t position,
-                        void* buf, int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t& done) {
+                        void* buf, int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t bytes,
+                        int failed, std::size_t& done) {
   done = 0;
-  std::size_t bytes = 0;
   // The data converted to the file's representation before anything collective starts; a rank
   // whose conversion fails (its error already raised) takes part with no data.
-  int failed = access_file_bytes(call, fh, f, count, type, t, bytes);
   PackedView packed;
-  if (!failed && dir == Direction::write && bytes > 0) failed = file_data_of(call, fh, f, buf, count, type, t, packed);
+  if (!failed && dir == Direction::write && bytes > 0)
+    failed = file_data_of(call, fh, f, buf, count, type, t, bytes, packed);
   if (failed) bytes = 0;
   int ranks = 1, me = 0;
   PMPI_Comm_size(f.comm, &ranks);

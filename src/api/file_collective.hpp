@@ -6,9 +6,11 @@
 
 namespace railmpi::api {
 
-// As move_data(), collective over the file's communicator: every rank of it calls it.
+// As move_data(), collective over the file's communicator: every rank of it calls it, a rank
+// whose `bytes` could not be reckoned (`failed`, an error class already raised) too, with no data.
 int move_data_two_phase(const char* call, MPI_File fh, FileObject& f, Direction dir, std::uint64_t position,
-                        void* buf, int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t& done);
+                        void* buf, int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t bytes,
+                        int failed, std::size_t& done);
 
 // Collective writes through views whose runs average less than this go by two phases.
 // 2 ranks, views of blocks dealt round robin, 4 MiB per rank (bench/lib_ab.sh osu_io

@@ -165,23 +165,21 @@ int access_file_bytes(const char* call, MPI_File fh, const FileObject& f, int co
   return MPI_SUCCESS;
 }
 
-std::size_t memory_bytes(const FileObject& f, std::size_t file_done, int count, MPI_Datatype type,
+std::size_t memory_bytes(const FileObject& f, std::size_t file_done, int count, std::size_t bytes,
                          const core::TypeInfo& t) {
   if (f.rep == Representation::native || t.size == 0) return file_done;
-  std::size_t per_element = 0;
-  if (file_bytes(f, 1, type, t, per_element) || per_element == 0) return 0;
+  if (count <= 0 || bytes == 0) return 0;
+  const std::size_t per_element = bytes / static_cast<std::size_t>(count);  // sizes add up element by element
   const std::size_t whole = std::min(file_done / per_element, static_cast<std::size_t>(count));
   return whole * t.size;
 }
 
 int file_data_of(const char* call, MPI_File fh, const FileObject& f, const void* buf, int count, MPI_Datatype type,
-                 const core::TypeInfo& t, PackedView& out) {
+                 const core::TypeInfo& t, std::size_t bytes, PackedView& out) {
   if (f.rep == Representation::native) {
     out = packed_view(buf, count, type, t);
     return MPI_SUCCESS;
   }
-  std::size_t bytes = 0;
-  if (int e = access_file_bytes(call, fh, f, count, type, t, bytes)) return e;
   out.bytes = bytes;
   out.staging.reset(new std::byte[std::max<std::size_t>(bytes, 1)]);
   out.ptr = out.staging.get();

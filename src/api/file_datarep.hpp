@@ -32,15 +32,17 @@ int file_bytes(const FileObject& f, int count, MPI_Datatype type, const core::Ty
 int access_file_bytes(const char* call, MPI_File fh, const FileObject& f, int count, MPI_Datatype type,
                       const core::TypeInfo& t, std::size_t& bytes);
 
-// The memory bytes of the whole elements of an access of `count` elements of `type` whose first
+// The memory bytes of the whole elements of an access of `count` elements (`t`: their type's
+// memory description) that take `bytes` in the file (access_file_bytes()) and whose first
 // `file_done` bytes in the file were moved (what the status reports).
-std::size_t memory_bytes(const FileObject& f, std::size_t file_done, int count, MPI_Datatype type,
+std::size_t memory_bytes(const FileObject& f, std::size_t file_done, int count, std::size_t bytes,
                          const core::TypeInfo& t);
 
-// The bytes a write puts in the file for `count` elements of `type` at `buf` (converted when the
-// representation is not native); `out.bytes` is their size. Errors go through the file's handler.
+// The `bytes` (access_file_bytes()) a write puts in the file for `count` elements of `type` at
+// `buf` (converted when the representation is not native); `out.bytes` is their size. Errors go
+// through the file's handler.
 int file_data_of(const char* call, MPI_File fh, const FileObject& f, const void* buf, int count, MPI_Datatype type,
-                 const core::TypeInfo& t, PackedView& out);
+                 const core::TypeInfo& t, std::size_t bytes, PackedView& out);
 
 // Converts the file bytes of `elements` whole elements of `type` at `in` into the program's
 // buffer `buf` (a representation other than native). Errors go through the file's handler.

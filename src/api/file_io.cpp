@@ -84,15 +84,13 @@ int sieve_read(FileObject& f, std::uint64_t position, std::size_t bytes, std::by
 }  // namespace
 
 int move_data(const char* call, MPI_File fh, FileObject& f, Direction dir, std::uint64_t position, void* buf,
-              int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t& done) {
+              int count, MPI_Datatype type, const core::TypeInfo& t, std::size_t bytes, std::size_t& done) {
   done = 0;
-  std::size_t bytes = 0;
-  if (int e = access_file_bytes(call, fh, f, count, type, t, bytes)) return e;
   if (bytes == 0) return MPI_SUCCESS;
   // A write's bytes as the file holds them; a read's place for them.
   PackedView data;
   if (dir == Direction::write) {
-    if (int e = file_data_of(call, fh, f, buf, count, type, t, data)) return e;
+    if (int e = file_data_of(call, fh, f, buf, count, type, t, bytes, data)) return e;
   }
   std::optional<ReadTarget> target;
   if (dir == Direction::read) target.emplace(f, buf, count, type, t, bytes);
@@ -222,10 +220,13 @@ int access(const char* call, MPI_File fh, Direction dir, Where where, MPI_Offset
   const MPI_Offset at = from == From::explicit_offset ? offset : f->pointer;
   const std::uint64_t position = static_cast<std::uint64_t>(at) * f->etype_size;
   const bool two_phase = where.collective && (dir == Direction::read ? f->buffered_reads : f->buffered_writes);
-  const int e = two_phase ? move_data_two_phase(call, fh, *f, dir, position, buf, count, type, t, done)
-                          : move_data(call, fh, *f, dir, position, buf, count, type, t, done);
+  std::size_t bytes = 0;
+  const int failed = access_file_bytes(call, fh, *f, count, type, t, bytes);
+  if (failed && !two_phase) return failed;
+  const int e = two_phase ? move_data_two_phase(call, fh, *f, dir, position, buf, count, type, t, bytes, failed, done)
+                          : move_data(call, fh, *f, dir, position, buf, count, type, t, bytes, done);
   if (from == From::individual_pointer) f->pointer += static_cast<MPI_Offset>(done / f->etype_size);
-  done = memory_bytes(*f, done, count, type, t);
+  done = memory_bytes(*f, done, count, bytes, t);
   return e;
 }
 

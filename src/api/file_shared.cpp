@@ -39,14 +39,8 @@ int view_end(const FileObject& f, MPI_Offset& etypes) {
 
 namespace {
 
-// The etypes of the view `count` elements of `type` fill.
-int etypes_of(const char* call, MPI_File fh, const FileObject& f, int count, MPI_Datatype type, const core::TypeInfo& t,
-              MPI_Offset& etypes) {
-  std::size_t bytes = 0;
-  if (int e = access_file_bytes(call, fh, f, count, type, t, bytes)) return e;
-  etypes = static_cast<MPI_Offset>(bytes / f.etype_size);
-  return MPI_SUCCESS;
-}
+// The etypes of the view that `bytes` of the file fill.
+MPI_Offset etypes_of(const FileObject& f, std::size_t bytes) { return static_cast<MPI_Offset>(bytes / f.etype_size); }
 
 // An access at the shared pointer, which moves past the data first (each rank's data go where
 // the pointer was when it came).
@@ -55,12 +49,13 @@ int shared_access(const char* call, MPI_File fh, Direction dir, void* buf, int c
   FileObject* f;
   core::TypeInfo t;
   if (int e = check_access(call, fh, dir, false, count, type, f, t)) return e;
-  MPI_Offset etypes = 0;
-  if (int e = etypes_of(call, fh, *f, count, type, t, etypes)) return e;
+  std::size_t bytes = 0;
+  if (int e = access_file_bytes(call, fh, *f, count, type, t, bytes)) return e;
   MPI_Offset at = 0;
-  if (int e = shared_pointer_add(*f, etypes, at)) return e;
-  const int e = move_data(call, fh, *f, dir, static_cast<std::uint64_t>(at) * f->etype_size, buf, count, type, t, done);
-  done = memory_bytes(*f, done, count, type, t);
+  if (int e = shared_pointer_add(*f, etypes_of(*f, bytes), at)) return e;
+  const int e =
+      move_data(call, fh, *f, dir, static_cast<std::uint64_t>(at) * f->etype_size, buf, count, type, t, bytes, done);
+  done = memory_bytes(*f, done, count, bytes, t);
   return e;
 }
 
@@ -71,8 +66,9 @@ int ordered_access(const char* call, MPI_File fh, Direction dir, void* buf, int 
   FileObject* f;
   core::TypeInfo t;
   if (int e = check_access(call, fh, dir, false, count, type, f, t)) return e;
-  MPI_Offset mine = 0;
-  if (int e = etypes_of(call, fh, *f, count, type, t, mine)) return e;
+  std::size_t bytes = 0;
+  if (int e = access_file_bytes(call, fh, *f, count, type, t, bytes)) return e;
+  const MPI_Offset mine = etypes_of(*f, bytes);
   MPI_Offset before = 0, total = 0, start = 0;
   if (int e = PMPI_Exscan(&mine, &before, 1, MPI_OFFSET, MPI_SUM, f->comm)) return e;
   if (int e = PMPI_Allreduce(&mine, &total, 1, MPI_OFFSET, MPI_SUM, f->comm)) return e;
@@ -84,8 +80,8 @@ int ordered_access(const char* call, MPI_File fh, Direction dir, void* buf, int 
   }
   if (int e = PMPI_Bcast(&start, 1, MPI_OFFSET, 0, f->comm)) return e;
   const int e = move_data(call, fh, *f, dir, static_cast<std::uint64_t>(start + before) * f->etype_size, buf, count,
-                          type, t, done);
-  done = memory_bytes(*f, done, count, type, t);
+                          type, t, bytes, done);
+  done = memory_bytes(*f, done, count, bytes, t);
   return e;
 }
 
