@@ -67,8 +67,11 @@ int ordered_access(const char* call, MPI_File fh, Direction dir, void* buf, int 
   core::TypeInfo t;
   if (int e = check_access(call, fh, dir, false, count, type, f, t)) return e;
   std::size_t bytes = 0;
-  if (int e = access_file_bytes(call, fh, *f, count, type, t, bytes)) return e;
-  const MPI_Offset mine = etypes_of(*f, bytes);
+  // A rank whose bytes in the file cannot be reckoned (a user representation's extent function
+  // failed; its error already raised) takes part in the collective calls below with no data: the
+  // others wait for it there.
+  const int failed = access_file_bytes(call, fh, *f, count, type, t, bytes);
+  const MPI_Offset mine = failed ? 0 : etypes_of(*f, bytes);
   MPI_Offset before = 0, total = 0, start = 0;
   if (int e = PMPI_Exscan(&mine, &before, 1, MPI_OFFSET, MPI_SUM, f->comm)) return e;
   if (int e = PMPI_Allreduce(&mine, &total, 1, MPI_OFFSET, MPI_SUM, f->comm)) return e;
@@ -79,6 +82,7 @@ int ordered_access(const char* call, MPI_File fh, Direction dir, void* buf, int 
     if (int e = shared_pointer_add(*f, total, start)) return e;
   }
   if (int e = PMPI_Bcast(&start, 1, MPI_OFFSET, 0, f->comm)) return e;
+  if (failed) return failed;
   const int e = move_data(call, fh, *f, dir, static_cast<std::uint64_t>(start + before) * f->etype_size, buf, count,
                           type, t, bytes, done);
   done = memory_bytes(*f, done, count, bytes, t);

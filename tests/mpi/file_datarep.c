@@ -12,7 +12,8 @@
  *    file checked byte by byte;
  *  - a conversion function returning an error gives MPI_ERR_CONVERSION; registering a name
  *    twice (or "native") MPI_ERR_DUP_DATAREP; an unknown name in set_view
- *    MPI_ERR_UNSUPPORTED_DATAREP.
+ *    MPI_ERR_UNSUPPORTED_DATAREP; an ordered write where rank 0's extent function fails: rank 0
+ *    gets its error, the other ranks' bytes go in, in rank order.
  * Files live in $MT_FILE_DIR (default /tmp), named after the pid of rank 0, deleted at the end. */
 #include "mpitest.h"
 #include <stdint.h>
@@ -62,6 +63,16 @@ static int int16_read(void *userbuf, MPI_Datatype type, int count, void *filebuf
 static int failing_write(void *userbuf, MPI_Datatype type, int count, void *filebuf, MPI_Offset position, void *extra) {
     (void)userbuf, (void)type, (void)count, (void)filebuf, (void)position, (void)extra;
     return MPI_ERR_OTHER;
+}
+
+/* A representation that cannot lay out doubles. */
+static int picky_extent(MPI_Datatype type, MPI_Aint *extent, void *extra) {
+    (void)extra;
+    if (type == MPI_DOUBLE) return MPI_ERR_OTHER;
+    int size;
+    MPI_Type_size(type, &size);
+    *extent = size;
+    return MPI_SUCCESS;
 }
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -269,6 +280,33 @@ static void user_ordered(void) {
     MPI_OK(MPI_File_close(&fh));
 }
 
+/* Rank 0's doubles cannot be laid out in the file: its part of an ordered write fails with the
+ * extent function's error, and the other ranks' bytes still go in, in rank order (none of them
+ * waits for rank 0 forever). */
+static void ordered_failing_extent(void) {
+    MPI_File fh = reopen(path, MPI_COMM_WORLD, NULL);
+    MPI_OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "picky", MPI_INFO_NULL));
+    MPI_Status st;
+    if (mt_rank == 0) {
+        double d[2] = {1.0, 2.0};
+        int rc = MPI_File_write_ordered(fh, d, 2, MPI_DOUBLE, &st);
+        mt_check_error_class(rc, MPI_ERR_OTHER, "MPI_File_write_ordered whose extent function fails");
+    } else {
+        unsigned char b[4];
+        memset(b, mt_rank, sizeof b);
+        MPI_OK(MPI_File_write_ordered(fh, b, 4, MPI_BYTE, &st));
+        unsigned char back[4];
+        read_bytes(fh, 4 * (MPI_Offset)(mt_rank - 1), back, 4);
+        for (int i = 0; i < 4; ++i)
+            CHECK(back[i] == (unsigned char)mt_rank, "rank %d's byte %d in the file is %d", mt_rank, i, back[i]);
+    }
+    MPI_Offset shared;
+    MPI_OK(MPI_File_get_position_shared(fh, &shared));
+    CHECK(shared == 4 * (MPI_Offset)(mt_size - 1), "shared pointer %lld after the ordered write, expected %lld",
+          (long long)shared, 4 * (long long)(mt_size - 1));
+    MPI_OK(MPI_File_close(&fh));
+}
+
 static void bad_input(void) {
     int rc = MPI_Register_datarep("int16le", int16_read, int16_write, int16_extent, NULL);
     mt_check_error_class(rc, MPI_ERR_DUP_DATAREP, "MPI_Register_datarep of a name already defined");
@@ -312,6 +350,8 @@ int main(int argc, char **argv) {
     user_collective("enable");
     user_collective("disable");
     user_ordered();
+    MPI_OK(MPI_Register_datarep("picky", NULL, NULL, picky_extent, NULL));
+    ordered_failing_extent();
     bad_input();
 #endif
 
