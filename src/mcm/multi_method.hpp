@@ -92,6 +92,18 @@ class MultiMethod {
   }
   // How many ranks of this node are bound to this rank's CPU besides it.
   int cpu_mates() const { return shm_ ? shm_->cpu_mates() : 0; }
+  // How many ranks of this node, up to `most`, wait one for the next with nothing come since
+  // they began to, from `peer` on (device/shm/shm_device.hpp).
+  int unanswered_chain(int peer, int most) const {
+    return shm_ && routes_[peer] == Route::shm ? shm_->unanswered_chain(peer, most) : 0;
+  }
+  // Marks this rank's wait for job rank `awaited` (-1: any) that yields, for unanswered_chain().
+  void begin_awaiting(int awaited) {
+    if (shm_) shm_->begin_awaiting(awaited);
+  }
+  void end_awaiting() {
+    if (shm_) shm_->end_awaiting();
+  }
   // wait() when the wake is to come from a rank that shares_cpu() (shm only in use).
   void wait_for_cpu_mate(std::chrono::microseconds timeout) { shm_->wait_for_cpu_mate(timeout); }
   // wait() in two steps around a check of the caller's own (device/shm/shm_device.hpp); with no

@@ -253,7 +253,16 @@ class Engine {
   // which the ring's waits seldom took; sleeps of kLongestSlice): ring 0.0187 against 0.0267 s
   // (Open MPI 0.0302; 2 yields and 2 ms sleeps: 0.0204 against 0.0254), 10000 shifts 0.0275
   // against 0.0265 (Open MPI 0.0258; 9 runs more: 0.0284 / 0.0257 against 0.0244 / 0.0253); with
-  // 2 yields, ring 0.0184 and shift 0.0300. With two ranks on the CPU a
+  // 2 yields, ring 0.0184 and shift 0.0300. A wait also sleeps at once, or stops yielding, when
+  // the peer waits for a rank that waits for a third with nothing come to any of them
+  // (peer_waits_long(): its message is several handovers away). That is the ring's case, and it
+  // catches what the history misses: with three ranks of a CPU yielding, each yield took ~27 us
+  // and one CPU mate's waits ended within kQuickYields, so that rank yielded first in 91-98% of
+  // its waits (11000 yields in 5000 rounds; 20-45 with the chain). The shift's chains are short.
+  // 8 ranks on 2 cores, interleaved medians of 21 runs against the history alone (slow phase of
+  // the host): ring 0.0728 against 0.0825 s (0.88), 10000 shifts 0.1849 against 0.1802 (1.03),
+  // 11 runs of 1000 allreduces 0.99; with chains of 2 ring 0.83 and shift 0.99, of 1 (the peer
+  // alone) 0.86 and 1.08. With two ranks on the CPU a
   // yield hands it to the peer already, and costs less than a sleep and a wake (3 ranks on 2
   // cores, the ring of bench/oversub_loop: 0.0077 s sleeping against 0.0054 yielding).
   template <class Done>
@@ -262,8 +271,13 @@ class Engine {
       const int mates = mcm_.cpu_mates();
       if (mates >= 2) {
         if (done()) return;
-        if (poll() > 0 && done()) return;
-        const MateWaits::Start how = mate_waits_.start(peer);
+        // Told before the poll: a message that came before it is found now, one after rings.
+        mcm_.begin_awaiting(peer);
+        if (poll() > 0 && done()) {
+          mcm_.end_awaiting();
+          return;
+        }
+        const MateWaits::Start how = peer_waits_long(peer) ? MateWaits::Start{false, false} : mate_waits_.start(peer);
         if (how.yield_first) {
           int yields = -1;  // -1: not done within its yields
           for (int i = 0; i < mates * kMateYieldRounds; ++i) {
@@ -272,20 +286,31 @@ class Engine {
               yields = i + 1;
               break;
             }
-            if (!go_on) break;
+            if (!go_on || peer_waits_long(peer)) break;
           }
           mate_waits_.ended(peer, how, yields);
-          if (yields >= 0) return;
+          if (yields >= 0) {
+            mcm_.end_awaiting();
+            return;
+          }
         }
+        mcm_.end_awaiting();
         if (wait_for_cpu_mate(done, peer)) return;
       }
     }
-    wait_until(done);
+    wait_polling(done, peer);
   }
 
   // Polls until done() holds.
   template <class Done>
   void wait_until(Done&& done) {
+    wait_polling(done, -1);
+  }
+
+ private:
+  // wait_until(): `awaited` the job rank whose message or answer ends the wait, -1 any.
+  template <class Done>
+  void wait_polling(Done& done, int awaited) {
     if (done()) return;
     // PAUSEs after each poll that found nothing: the poll reads the line the peer answers on
     // (the pair line), and a read while the peer prepares its answer takes the line from it, so
@@ -330,21 +355,39 @@ class Engine {
     for (;;) {
       const unsigned yields = yields_now();
       auto awake_until = Clock::now() + kAwakeAfterArrival;
+      const bool awaiting = binding_.bound();
+      if (awaiting) {
+        mcm_.begin_awaiting(awaited);
+        if (poll() > 0 && done()) {
+          mcm_.end_awaiting();
+          return;
+        }
+      }
       for (unsigned i = 0; i < yields || (!oversubscribed_ && Clock::now() < awake_until); ++i) {
         const bool go_on = yield_core();
         const int events = poll();
-        if (done()) return;
+        if (done()) {
+          if (awaiting) mcm_.end_awaiting();
+          return;
+        }
         if (!go_on) break;
         if (events > 0) {
           i = 0;
           if (!oversubscribed_) awake_until = Clock::now() + kAwakeAfterArrival;
+          if (awaiting) {
+            mcm_.begin_awaiting(awaited);
+            if (poll() > 0 && done()) {
+              mcm_.end_awaiting();
+              return;
+            }
+          }
         }
       }
+      if (awaiting) mcm_.end_awaiting();
       if (sleep_until_arrival(done)) return;
     }
   }
 
- private:
   // A rank alone on its core: yields, unless a long yield less than kKeepCoreFor ago showed
   // another program on the core.
   void keep_or_yield_core() {
@@ -479,6 +522,13 @@ class Engine {
   // 1.19 / 1.14 and ring 0.92 / 0.86 / 0.92 with 2 rounds and 2 waits of history / 1 round and 2 /
   // 1 round and 3, when such rounds were also what made a wait count as long).
   static constexpr int kMateYieldRounds = 2;
+  // Ranks waiting one for the next with nothing come (mcm::MultiMethod::unanswered_chain()) that
+  // make a wait for a CPU mate sleep at once.
+  static constexpr int kWaitingChain = 3;
+  // Whether `peer` waits for a rank that waits for a third (kWaitingChain ranks), none of them
+  // reached by anything since it began to wait: what this rank waits for comes only after several
+  // handovers (a token passed around), and a wait for a CPU mate sleeps.
+  bool peer_waits_long(int peer) const { return mcm_.unanswered_chain(peer, kWaitingChain) >= kWaitingChain; }
   Clock::time_point crowded_until_{};
   std::uint32_t* asleep_word_ = nullptr;  // the node's (mcm::NodeMemory)
   std::unique_ptr<base::RunnableTasks> runnable_;  // made at the first long yield

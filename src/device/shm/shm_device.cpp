@@ -584,6 +584,33 @@ bool ShmDevice::shares_cpu(int peer) const {
   return mine >= 0 && std::atomic_ref<std::int32_t>(p.ctrl->cpu).load(std::memory_order_relaxed) == mine;
 }
 
+int ShmDevice::unanswered_chain(int peer, int most) const {
+  int n = 0;
+  for (int rank = peer; n < most && rank >= 0 && rank < job_size_ && rank != my_rank_; ++n) {
+    const int idx = index_of_rank_[std::size_t(rank)];
+    if (idx < 0) break;
+    const Peer& p = peers_[std::size_t(idx)];
+    if (p.failed || p.ctrl == nullptr) break;
+    if ((load32(p.ctrl->sleeping, std::memory_order_acquire) & (kAsleep | kAwaiting)) == 0) break;
+    if (load32(p.ctrl->asleep_bell, std::memory_order_relaxed) != load32(p.ctrl->doorbell, std::memory_order_relaxed))
+      break;
+    rank = std::atomic_ref<std::int32_t>(p.ctrl->awaited).load(std::memory_order_relaxed);
+  }
+  return n;
+}
+
+void ShmDevice::begin_awaiting(int awaited) {
+  if (!segment_.valid()) return;
+  SegmentControl* c = my_ctrl();
+  std::atomic_ref<std::int32_t>(c->awaited).store(awaited, std::memory_order_relaxed);
+  store32(c->asleep_bell, load32(c->doorbell, std::memory_order_relaxed), std::memory_order_relaxed);
+  store32(c->sleeping, kAwaiting, std::memory_order_release);
+}
+
+void ShmDevice::end_awaiting() {
+  if (segment_.valid()) store32(my_ctrl()->sleeping, 0, std::memory_order_relaxed);
+}
+
 int ShmDevice::cpu_mates() const {
   if (!segment_.valid()) return 0;
   const int mine = std::atomic_ref<std::int32_t>(my_ctrl()->cpu).load(std::memory_order_relaxed);
@@ -609,6 +636,7 @@ void ShmDevice::sleep(std::chrono::microseconds timeout, bool barrier) {
   if (anything_to_do(std::memory_order_acquire)) return;
   SegmentControl* c = my_ctrl();
   const std::uint32_t bell = load32(c->doorbell, std::memory_order_seq_cst);
+  store32(c->asleep_bell, bell, std::memory_order_relaxed);
   store32(c->sleeping, queued_ > 0 ? kAsleep | kAsleepForRoom : kAsleep, std::memory_order_seq_cst);
   // The peers publish with release stores and read `sleeping` after a fence that may be only a
   // compiler barrier (ring_doorbell): this side's barrier covers their CPUs (and the seq_cst
@@ -625,7 +653,9 @@ void ShmDevice::sleep(std::chrono::microseconds timeout, bool barrier) {
 
 std::uint32_t ShmDevice::begin_sleep() {
   SegmentControl* c = my_ctrl();
+  std::atomic_ref<std::int32_t>(c->awaited).store(-1, std::memory_order_relaxed);  // a flag of any rank
   const std::uint32_t bell = load32(c->doorbell, std::memory_order_seq_cst);
+  store32(c->asleep_bell, bell, std::memory_order_relaxed);
   store32(c->sleeping, queued_ > 0 ? kAsleep | kAsleepForRoom : kAsleep, std::memory_order_seq_cst);
   return bell;
 }

@@ -58,12 +58,19 @@ struct alignas(64) SegmentControl {
   std::uint32_t pid;
   std::int32_t cpu;  // the CPU the owner is bound to, -1 when it is not (set_cpu()); accessed atomically
   // kAsleep while the owner is (about to be) in FUTEX_WAIT, with kAsleepForRoom when it has
-  // frames queued (it may wait for room in a ring too); 0 awake.
+  // frames queued (it may wait for room in a ring too); kAwaiting while it yields in a wait
+  // (begin_awaiting()); 0 otherwise.
   alignas(64) std::uint32_t sleeping;
+  // The doorbell value when the owner began to sleep or to await, stored before `sleeping`
+  // (unanswered_chain()).
+  std::uint32_t asleep_bell;
+  // The job rank the owner's wait is for (begin_awaiting()), -1 when it is for any.
+  std::int32_t awaited;
   alignas(64) std::uint32_t doorbell;  // futex word: senders add 1 and wake the owner
 };
 inline constexpr std::uint32_t kAsleep = 1;
 inline constexpr std::uint32_t kAsleepForRoom = 2;
+inline constexpr std::uint32_t kAwaiting = 4;  // senders of frames ring the doorbell without a wake
 static_assert(sizeof(SegmentControl) <= 4096);
 
 // Packet ring size when RAILMPI_SHM_RING_BYTES is empty, for `node_ranks` ranks of the job on
@@ -143,6 +150,16 @@ class ShmDevice final : public Device {
   bool shares_cpu(int peer) const;
   // How many of the peers are bound to the CPU this rank is bound to (0 when it is not bound).
   int cpu_mates() const;
+  // How many ranks, up to `most`, wait one for the next with nothing come since they began to:
+  // `peer` sleeps (wait(), end_sleep()) or awaits (begin_awaiting()) and no frame has come to it
+  // since, then so does the rank it awaits, and so on. Hints read without a fence: a stale answer
+  // costs a wait that begins the other way.
+  int unanswered_chain(int peer, int most) const;
+  // Tells senders that this rank waits for job rank `awaited` (-1: any): a frame sent to it
+  // rings its doorbell (no wake while it does not sleep), which unanswered_chain() reads.
+  // end_awaiting() when the wait ends or goes to sleep (the rank it awaits stays told).
+  void begin_awaiting(int awaited);
+  void end_awaiting();
   // wait() for a rank whose wake is to come from a rank bound to its own CPU (shares_cpu()): no
   // process barrier before the sleep. The two never run at once, and a context switch between
   // them is a full barrier: the waker sees `sleeping`, or the sleeper sees the frame, without the
@@ -332,8 +349,12 @@ class ShmDevice final : public Device {
     } else {
       std::atomic_thread_fence(std::memory_order_seq_cst);
     }
-    if (std::atomic_ref<std::uint32_t>(p.ctrl->sleeping).load(std::memory_order_relaxed) & why) [[unlikely]]
+    const std::uint32_t state = std::atomic_ref<std::uint32_t>(p.ctrl->sleeping).load(std::memory_order_relaxed);
+    if (state & why) [[unlikely]] {
       wake(p);
+    } else if ((state & kAwaiting) && why == kAsleep) [[unlikely]] {
+      std::atomic_ref<std::uint32_t>(p.ctrl->doorbell).fetch_add(1, std::memory_order_relaxed);
+    }
   }
   static void wake(Peer& p);
   // This rank has promised `p` to look at their pair line (at most kWatchedPeers at once).

@@ -549,6 +549,73 @@ TEST(ShmDevice, CpuMatesKnowEachOtherAndWakeEachOther) {
   });
 }
 
+// A rank that awaits another (begin_awaiting()) or sleeps counts in unanswered_chain() until a
+// frame reaches it; the chain follows the ranks awaited and stops at the asking rank itself.
+TEST(ShmDevice, UnansweredChainFollowsTheRanksAwaited) {
+  run_ranks(3, [](int rank) {
+    auto dev = start(rank, 3);
+    Handler h;
+    int frames = 0;
+    h.frame = [&](int, std::span<const std::byte>, std::span<const std::byte>) { ++frames; };
+    dev->set_handler(h.raw());
+    area_barrier(nullptr);
+    if (rank == 0) CHECK(dev->unanswered_chain(1, 3) == 0 && dev->unanswered_chain(2, 3) == 0);
+    area_barrier(nullptr);
+    if (rank == 1) dev->begin_awaiting(2);
+    if (rank == 2) dev->begin_awaiting(0);
+    area_barrier(nullptr);
+    if (rank == 0) {
+      CHECK(dev->unanswered_chain(1, 3) == 2);  // 1 awaits 2, 2 awaits 0: this rank
+      CHECK(dev->unanswered_chain(1, 1) == 1);
+      CHECK(dev->unanswered_chain(2, 3) == 1);
+      CHECK(dev->unanswered_chain(0, 3) == 0);   // itself
+      CHECK(dev->unanswered_chain(-1, 3) == 0);  // not a rank of the job
+      CHECK(dev->unanswered_chain(9, 3) == 0);
+      SendOp op;
+      fill_op(op, 8, 0);
+      CHECK(dev->send(2, op) == SendResult::done);  // rings 2's doorbell: 2 is answered
+      CHECK(dev->unanswered_chain(2, 3) == 0);
+      CHECK(dev->unanswered_chain(1, 3) == 1);
+    }
+    area_barrier(nullptr);
+    if (rank == 2) {
+      while (frames == 0) dev->poll();
+      dev->end_awaiting();
+    }
+    if (rank == 1) dev->end_awaiting();
+    area_barrier(nullptr);
+    if (rank == 0) {
+      CHECK(dev->unanswered_chain(1, 3) == 0);
+      g_area->word[0] = 0;
+    }
+    area_barrier(nullptr);
+    // A sleeping rank counts too, until the frame that wakes it.
+    if (rank == 1) {
+      dev->begin_awaiting(0);
+      dev->end_awaiting();  // the rank awaited stays told
+      const auto t0 = Clock::now();
+      while (frames == 0 && Clock::now() - t0 < std::chrono::seconds(5)) {
+        __atomic_store_n(&g_area->word[0], 1, __ATOMIC_RELEASE);
+        dev->wait(std::chrono::seconds(5));
+        dev->poll();
+      }
+      CHECK(frames == 1);
+    } else if (rank == 0) {
+      while (__atomic_load_n(&g_area->word[0], __ATOMIC_ACQUIRE) == 0) sched_yield();
+      const auto t0 = Clock::now();
+      while (dev->unanswered_chain(1, 3) != 1 && Clock::now() - t0 < std::chrono::seconds(5)) sched_yield();
+      CHECK(dev->unanswered_chain(1, 3) == 1);  // asleep for 0: this rank ends the chain
+      SendOp op;
+      fill_op(op, 8, 0);
+      CHECK(dev->send(1, op) == SendResult::done);
+      CHECK(dev->unanswered_chain(1, 3) == 0);
+    }
+    area_barrier(nullptr);
+    finish(*dev);
+    return 0;
+  });
+}
+
 TEST(ShmDevice, BackPressureOnDoneOncePerQueuedOp) {
   run_ranks(2, [](int rank) {
     base::Settings s = default_settings();
