@@ -271,12 +271,7 @@ class Engine {
       const int mates = mcm_.cpu_mates();
       if (mates >= 2) {
         if (done()) return;
-        // Told before the poll: a message that came before it is found now, one after rings.
-        mcm_.begin_awaiting(peer);
-        if (poll() > 0 && done()) {
-          mcm_.end_awaiting();
-          return;
-        }
+        if (tell_awaiting_and_poll(done, peer)) return;
         const MateWaits::Start how = peer_waits_long(peer) ? MateWaits::Start{false, false} : mate_waits_.start(peer);
         if (how.yield_first) {
           int yields = -1;  // -1: not done within its yields
@@ -356,13 +351,7 @@ class Engine {
       const unsigned yields = yields_now();
       auto awake_until = Clock::now() + kAwakeAfterArrival;
       const bool awaiting = binding_.bound();
-      if (awaiting) {
-        mcm_.begin_awaiting(awaited);
-        if (poll() > 0 && done()) {
-          mcm_.end_awaiting();
-          return;
-        }
-      }
+      if (awaiting && tell_awaiting_and_poll(done, awaited)) return;
       for (unsigned i = 0; i < yields || (!oversubscribed_ && Clock::now() < awake_until); ++i) {
         const bool go_on = yield_core();
         const int events = poll();
@@ -374,18 +363,25 @@ class Engine {
         if (events > 0) {
           i = 0;
           if (!oversubscribed_) awake_until = Clock::now() + kAwakeAfterArrival;
-          if (awaiting) {
-            mcm_.begin_awaiting(awaited);
-            if (poll() > 0 && done()) {
-              mcm_.end_awaiting();
-              return;
-            }
-          }
+          if (awaiting && tell_awaiting_and_poll(done, awaited)) return;
         }
       }
       if (awaiting) mcm_.end_awaiting();
       if (sleep_until_arrival(done)) return;
     }
+  }
+
+  // Tells the node's ranks that this rank waits for job rank `awaited` (-1: any; see
+  // peer_waits_long()), then polls: a message that came before the tell is found now, one after
+  // it rings the doorbell. True, the tell taken back, when done() holds.
+  template <class Done>
+  bool tell_awaiting_and_poll(Done& done, int awaited) {
+    mcm_.begin_awaiting(awaited);
+    if (poll() > 0 && done()) {
+      mcm_.end_awaiting();
+      return true;
+    }
+    return false;
   }
 
   // A rank alone on its core: yields, unless a long yield less than kKeepCoreFor ago showed
