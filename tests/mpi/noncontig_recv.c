@@ -111,6 +111,9 @@ static void one_case(const case_t *c, int partner, long elements, int seed) {
 
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "noncontig_recv");
+    size_t max_bytes = (size_t)256 << 20; /* -m BYTES: largest message (the sanitizer build's is short) */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "-m")) max_bytes = (size_t)atol(argv[i + 1]);
     const int partner = mt_partner();
     if (partner != mt_rank) {
         /* A column block: 64 ints of each of ROWS rows of a ROWS x 8192 int matrix. */
@@ -157,9 +160,12 @@ int main(int argc, char **argv) {
         for (int c = 0; c < 6; c++) {
             for (int s = 0; s < 5; s++) {
                 MPI_Aint lb, ext;
+                int tsize;
                 MPI_OK(MPI_Type_get_extent(cases[c].type, &lb, &ext));
+                MPI_OK(MPI_Type_size(cases[c].type, &tsize));
                 long elements = sizes[s];
                 if ((size_t)ext * (size_t)elements > ((size_t)256 << 20)) continue;
+                if ((size_t)tsize * (size_t)elements > max_bytes) continue;
                 one_case(&cases[c], partner, elements, seed++);
             }
         }
