@@ -14,6 +14,11 @@
  *   pairs_futex  as same_cpu_futex, in pairs dealt round robin (process i on CPU (i/2) mod C, as
  *          ranks bind themselves when each CPU gets the same even number of 4 or more: half the
  *          hops cross CPUs instead of 2 in P).
+ *   pairs_baton  as pairs_futex, but the waiters across CPUs sleep too, until handed a baton: a
+ *          process that passed the token across CPUs wakes the process of its CPU that gets the
+ *          token next (me + 3 in pairs on 2 CPUs), which then polls and yields as pairs_futex's
+ *          do; only one process of a CPU is runnable at a time (an oracle: a library does not
+ *          know who gets the token next).
  * Prints "token_ring_<way>_us_per_hop <value>" and "token_ring_best_s_per_1000_rounds <value>":
  * the time 1000 rounds of 8 hops take with the fastest way and no payload, no matching and no
  * library at all; an MPI ring on these cores cannot beat it by much.
@@ -41,14 +46,29 @@
 typedef struct {
   _Alignas(64) atomic_int token;  /* round number the holder passed on */
   atomic_int sleeping;
+  atomic_int bell; /* pairs_baton's futex word: the token's holder or the baton's giver adds 1 */
 } Slot;
 
-enum Way { YIELD, FUTEX, SPIN, YIELD_RR, YIELD_BLOCKS, SAME_CPU_FUTEX, PAIRS_FUTEX, WAYS };
+enum Way { YIELD, FUTEX, SPIN, YIELD_RR, YIELD_BLOCKS, SAME_CPU_FUTEX, PAIRS_FUTEX, PAIRS_BATON, WAYS };
 static const char *const kWayName[WAYS] = {"yield", "futex", "spin", "yield_rr", "yield_blocks", "same_cpu_futex",
-                                          "pairs_futex"};
+                                          "pairs_futex", "pairs_baton"};
+/* A process's own way within pairs_baton: a waiter for its CPU mate sleeps until the bell rings,
+ * a waiter across CPUs sleeps until the bell rings and then polls. */
+enum { BELL_SLEEP = WAYS, BELL_THEN_YIELD };
 enum { PAYLOAD = 65536, PAYLOAD_EVERY = 10 };
 
-static void wait_for(Slot *s, int value, enum Way way) {
+static void wait_for(Slot *s, int value, int way) {
+  if (way == BELL_SLEEP || way == BELL_THEN_YIELD) {
+    do {
+      const int bell = atomic_load(&s->bell);
+      if (atomic_load(&s->token) == value) return;
+      atomic_store(&s->sleeping, 1);
+      if (atomic_load(&s->token) != value) syscall(SYS_futex, &s->bell, FUTEX_WAIT, bell, NULL, NULL, 0);
+      atomic_store(&s->sleeping, 0);
+    } while (way == BELL_SLEEP && atomic_load(&s->token) != value);
+    while (atomic_load(&s->token) != value) sched_yield();
+    return;
+  }
   while (atomic_load(&s->token) != value) {
     if (way == YIELD || way == YIELD_RR || way == YIELD_BLOCKS) {
       sched_yield();
@@ -74,13 +94,19 @@ static int cpu_of(enum Way way, int me, int procs, const cpu_set_t *mask) {
   }
   if (way == YIELD_RR) return cpus[me % n];
   if (way == YIELD_BLOCKS || way == SAME_CPU_FUTEX) return cpus[(long)me * n / procs];
-  if (way == PAIRS_FUTEX) return cpus[me / 2 % n];
+  if (way == PAIRS_FUTEX || way == PAIRS_BATON) return cpus[me / 2 % n];
   return -1;
 }
 
 static void pass(Slot *s, int value) {
   atomic_store(&s->token, value);
   if (atomic_load(&s->sleeping)) syscall(SYS_futex, &s->token, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* pairs_baton: rings the bell of `s` (after the token's store, or as the baton). */
+static void ring_bell(Slot *s) {
+  atomic_fetch_add(&s->bell, 1);
+  if (atomic_load(&s->sleeping)) syscall(SYS_futex, &s->bell, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
 /* One run: seconds per hop. `payload`: every PAYLOAD_EVERY-th round the receiver of the token
@@ -104,8 +130,16 @@ static double run(enum Way way, int rounds, int procs, int payload) {
       CPU_SET(cpu, &one);
       if (sched_setaffinity(0, sizeof one, &one) != 0) _exit(1);
     }
-    enum Way my_way = way;
-    if (way == SAME_CPU_FUTEX || way == PAIRS_FUTEX) my_way = cpu_of(way, (me + procs - 1) % procs, procs, &mask) == cpu ? FUTEX : YIELD;
+    int my_way = way;
+    const int mate_on_left = cpu_of(way, (me + procs - 1) % procs, procs, &mask) == cpu;
+    if (way == SAME_CPU_FUTEX || way == PAIRS_FUTEX) my_way = mate_on_left ? FUTEX : YIELD;
+    if (way == PAIRS_BATON) my_way = mate_on_left ? BELL_SLEEP : BELL_THEN_YIELD;
+    /* pairs_baton: after passing the token across, wake the process of this CPU that gets it
+     * next, the first of this CPU's next pair (C CPUs: me + 2C - 1); none unless every CPU gets
+     * the same number of pairs. */
+    const int cpus = CPU_COUNT(&mask);
+    const int baton =
+        way == PAIRS_BATON && mate_on_left && cpus >= 2 && procs % (2 * cpus) == 0 ? (me + 2 * cpus - 1) % procs : -1;
     char *mine = bufs + (size_t)PAYLOAD * (size_t)me;
     const char *left = bufs + (size_t)PAYLOAD * (size_t)((me + procs - 1) % procs);
     const double t0 = now();
@@ -114,7 +148,13 @@ static double run(enum Way way, int rounds, int procs, int payload) {
         wait_for(&slots[me], me == 0 ? r - 1 : r, my_way);
         if (payload && (me == 0 ? r - 1 : r) % PAYLOAD_EVERY == 0) memcpy(mine, left, PAYLOAD);
       }
-      pass(&slots[next], r);
+      if (way == PAIRS_BATON) {
+        atomic_store(&slots[next].token, r);
+        ring_bell(&slots[next]);
+        if (baton >= 0) ring_bell(&slots[baton]);
+      } else {
+        pass(&slots[next], r);
+      }
     }
     if (me == 0) {
       wait_for(&slots[0], rounds - 1, my_way);
