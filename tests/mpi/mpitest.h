@@ -115,6 +115,14 @@ static __attribute__((unused)) int mt_iters(int argc, char **argv, int dflt) {
     return dflt;
 }
 
+/* Option "-m BYTES": the largest message a test sends (the sanitizer build's runs are shorter),
+ * else `dflt`. */
+static __attribute__((unused)) size_t mt_max_bytes(int argc, char **argv, size_t dflt) {
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "-m")) return (size_t)atol(argv[i + 1]);
+    return dflt;
+}
+
 /* Checks source, tag and element count of a status. */
 #define CHECK_STATUS(st, src, tag, dtype, count)                                             \
     do {                                                                                     \

@@ -111,9 +111,7 @@ static void one_case(const case_t *c, int partner, long elements, int seed) {
 
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "noncontig_recv");
-    size_t max_bytes = (size_t)256 << 20; /* -m BYTES: largest message (the sanitizer build's is short) */
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "-m")) max_bytes = (size_t)atol(argv[i + 1]);
+    const size_t max_bytes = mt_max_bytes(argc, argv, (size_t)256 << 20);
     const int partner = mt_partner();
     if (partner != mt_rank) {
         /* A column block: 64 ints of each of ROWS rows of a ROWS x 8192 int matrix. */

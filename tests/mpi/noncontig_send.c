@@ -152,9 +152,7 @@ static void one_way(msgs_t *m, const case_t *c, int way, int from, int to) {
 
 int main(int argc, char **argv) {
     mt_init(&argc, &argv, "noncontig_send");
-    size_t max_bytes = 1500000; /* -m BYTES: largest message (the tiny-ring variant keeps it short) */
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "-m")) max_bytes = (size_t)atol(argv[i + 1]);
+    const size_t max_bytes = mt_max_bytes(argc, argv, 1500000); /* the tiny-ring variant keeps it short */
     const int partner = mt_partner();
     case_t cases[6];
     MPI_Datatype short_runs, idx, st, back, backr, wide, many;
