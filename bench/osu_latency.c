@@ -1,7 +1,10 @@
 /* osu_latency: ping-pong latency between ranks 0 and 1 (others idle).
  * Sizes 0, 1, 2, 4, ... up to 4 MiB (-m MAX). Reports one-way latency in
  * microseconds (half the average round trip). Written for RailMPI in the
- * style of the OSU micro-benchmarks; options in bench_common.h. */
+ * style of the OSU micro-benchmarks; options in bench_common.h. -P: before
+ * and after the sizes, one cache line handed between ranks 0 and 1 through
+ * shared memory (bench_placement_probe), printed as "# placement_oneway_us
+ * BEFORE AFTER": the placement of the two CPUs the run had. */
 #include "bench_common.h"
 
 int main(int argc, char **argv) {
@@ -12,6 +15,9 @@ int main(int argc, char **argv) {
     bench_need_two(size, rank, "osu_latency");
     bench_opts o = bench_parse(argc, argv);
     char *sbuf = bench_alloc(o.max), *rbuf = bench_alloc(o.max);
+    int probe = 0;
+    for (int i = 1; i < argc; i++) probe |= !strcmp(argv[i], "-P");
+    const double before = probe ? bench_placement_probe() : -1;
     if (rank == 0) {
         printf("# RailMPI OSU-style latency test\n");
         printf("# %-10s %16s\n", "Size", "Latency (us)");
@@ -40,6 +46,10 @@ int main(int argc, char **argv) {
             printf("%-12ld %16.3f\n", sz, t * 1e6 / (2.0 * iters));
             fflush(stdout);
         }
+    }
+    if (probe) {
+        const double after = bench_placement_probe();
+        if (rank == 0) printf("# placement_oneway_us %.4f %.4f\n", before, after);
     }
     free(sbuf);
     free(rbuf);

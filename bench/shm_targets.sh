@@ -4,7 +4,8 @@
 # measured by bench/limits. Prints one table: target, size, the three implementations, the limit,
 # the ratio the target is about, the goal, and whether it is met.
 #
-#   RUNS=N        runs per point, median reported (default 3)
+#   RUNS=N        runs per point, median reported (default 3; the latency rows by placement want 7
+#                 or more, so that each implementation has runs in both placements)
 #   TLIMIT=S      time limit per run (default 120 s; MPICH oversubscribed can take minutes)
 #   ONLY="lat bw coll oversub startup"   subset of the target groups
 # Ratios: latency/time rows RailMPI / best peer (< 1 is better); bandwidth rows RailMPI / best
@@ -46,7 +47,10 @@ points() {
     for i in $impls; do : >"$work/$i.$np.$prog.all"; done
     for n in $(seq 1 "$RUNS"); do
         for i in $impls; do
-            run "$i" "$np" "$prog" "$@" | grep -v '^#' | awk 'NF == 2' | tee "$work/$i.$np.$prog.$n" >>"$work/$i.$np.$prog.all"
+            run "$i" "$np" "$prog" "$@" >"$work/raw"
+            # osu_latency -P: "# placement_oneway_us BEFORE AFTER" -> <file>.placement
+            awk '$2 == "placement_oneway_us" { print $3, $4 }' "$work/raw" >"$work/$i.$np.$prog.$n.placement"
+            grep -v '^#' "$work/raw" | awk 'NF == 2' | tee "$work/$i.$np.$prog.$n" >>"$work/$i.$np.$prog.all"
         done
         if [ -n "${RUN_HOOK:-}" ]; then "$RUN_HOOK" "$np.$prog.$n"; fi
     done
@@ -57,6 +61,37 @@ points() {
     done
 }
 value() { awk -v k="$2" '$1 == k { print $2 }' "$work/$1" 2>/dev/null; }
+# The placement of a run (osu_latency -P; see bench_placement_probe in bench_common.h): "fast"
+# when both of its probes took at most 2.5x the fastest probe of all runs of NAME's program
+# (every implementation's), else "slow"; "" without probes (on the 2-vCPU AMD EPYC guest the fast
+# placement's probes took 0.042-0.075 us, the slow one's 0.20-0.25). placement NAME N -> class.
+placement() {
+    local prog=${1#*.} fastest
+    fastest=$(cat "$work"/*."$prog".*.placement 2>/dev/null | tr ' ' '\n' | awk '$1 > 0' | sort -g | head -1)
+    [ -n "$fastest" ] || return 0
+    awk -v f="$fastest" 'NF == 2 { print ($1 > 0 && $2 > 0 && $1 <= 2.5 * f && $2 <= 2.5 * f) ? "fast" : "slow" }' \
+        "$work/$1.$2.placement" 2>/dev/null
+}
+# in_placement NAME KEY CLASS: the median of KEY over the runs of NAME in placement CLASS
+in_placement() {
+    local n
+    for n in $(seq 1 "$RUNS"); do
+        [ "$(placement "$1" "$n")" = "$3" ] && value "$1.$n" "$2"
+    done | median
+}
+# runs_in NAME CLASS: how many runs of NAME had placement CLASS; probe_in NAME CLASS: the median
+# of their probes
+runs_in() {
+    local n c=0
+    for n in $(seq 1 "$RUNS"); do [ "$(placement "$1" "$n")" = "$2" ] && c=$((c + 1)); done
+    echo "$c"
+}
+probe_in() {
+    local n
+    for n in $(seq 1 "$RUNS"); do
+        [ "$(placement "$1" "$n")" = "$2" ] && tr ' ' '\n' <"$work/$1.$n.placement"
+    done | median
+}
 # peer_ratio low|high NAME KEY: median over the runs of RailMPI's value / the best peer's value in
 # the same run (NAME: <np>.<program> of points()).
 peer_ratio() {
@@ -151,7 +186,7 @@ if [[ " $ONLY " == *" lat "* ]]; then
     (impls=rail RAILMPI_SHM_PAIR_LINE=0 RAILMPI_HEADER_CACHE=0 points 2 osu_latency -m 64)
     mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_noline_nocache"
     cacheline_sample
-    points 2 osu_latency -m 64
+    points 2 osu_latency -m 64 -P
     cacheline_sample
     cacheline_limits
     for s in 0 1 2 4 8 16 32 64; do
@@ -163,6 +198,33 @@ if [[ " $ONLY " == *" lat "* ]]; then
     done
     r=$(value rail.2.osu_latency 64)
     row "latency 64 B vs two-line message limit (us)" 64 "$r" "" "" "$two_line" "$(ratio "$r" "$two_line")" "-" "-"
+    # The same rows within each placement of the two CPUs: the host moves this machine's two vCPUs
+    # between placements whenever they go idle (bench/limits/cacheline 0.045-0.075 us a line or
+    # 0.20-0.24 us, and every MPI's latency with it: RailMPI 0.07-0.10 or 0.16-0.18 us at 8 B,
+    # Open MPI 0.11-0.15 or 0.36-0.43, 2026-12-02) and keeps it while they stay busy, so a run lands
+    # in one, drawn anew at its start, and a run's ratio above may pair two placements. Each run
+    # probed its placement (osu_latency -P: a line handed between the ranks before and after the
+    # sizes); here the medians of the runs in the fast one and in the slow one, each against the
+    # best peer's runs in the same placement and against the line of its own runs.
+    for cls in fast slow; do
+        what="runs in the $cls placement (RailMPI $(runs_in rail.2.osu_latency $cls)"
+        [ "$have_mpich" = 1 ] && what="$what, MPICH $(runs_in mpich.2.osu_latency $cls)"
+        [ "$have_ompi" = 1 ] && what="$what, Open MPI $(runs_in ompi.2.osu_latency $cls)"
+        what="$what of $RUNS)"
+        line=$(probe_in rail.2.osu_latency $cls)
+        goal="<= 0.6"; lgoal="<= 3"
+        [ $cls = slow ] && { goal="-"; lgoal="-"; }
+        for s in 0 1 2 4 8 16 32 64; do
+            r=$(in_placement rail.2.osu_latency $s $cls)
+            m=$(in_placement mpich.2.osu_latency $s $cls); o=$(in_placement ompi.2.osu_latency $s $cls)
+            q=$(ratio "$r" "$(best_of low "$m" "$o")")
+            ok="-"; [ "$goal" != "-" ] && ok=$(met "$q" le 0.6)
+            row "latency 0-64 B, $what, vs best peer (us)" "$s" "$r" "$m" "$o" "$line" "$q" "$goal" "$ok"
+            q=$(ratio "$r" "$line")
+            ok="-"; [ "$lgoal" != "-" ] && ok=$(met "$q" le 3)
+            row "latency 0-64 B, $what, vs the line of its runs" "$s" "$r" "" "" "$line" "$q" "$lgoal" "$ok"
+        done
+    done
     # header caching: RailMPI with it (default) / RailMPI without it (RAILMPI_HEADER_CACHE=0)
     for s in 0 1 2 4 8 16 32; do
         r=$(value rail.2.osu_latency $s); n=$(value rail.2.osu_latency_nocache $s)

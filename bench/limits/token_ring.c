@@ -27,7 +27,11 @@
  * share) into its own before it passes the token on, as a receiver reading the message itself
  * would; no acknowledgement back. Prints "token_ring_payload_<way>_us_per_hop <value>" and
  * "token_ring_payload_best_s_per_1000_rounds <value>".
- *   token_ring [ROUNDS [P]] */
+ * PAGES (default 0): after it gets the token, each process also reads and writes one line of each
+ * of PAGES private pages of its own before it passes the token on: the memory a library touches
+ * between a wake and its send (its code, stack, heap and shared lines), each page of which may
+ * cost a TLB miss after a switch between processes.
+ *   token_ring [ROUNDS [P [PAGES]]] */
 #define _GNU_SOURCE
 #include <linux/futex.h>
 #include <sched.h>
@@ -111,7 +115,7 @@ static void ring_bell(Slot *s) {
 
 /* One run: seconds per hop. `payload`: every PAYLOAD_EVERY-th round the receiver of the token
  * copies PAYLOAD bytes from its left neighbour's buffer into its own. */
-static double run(enum Way way, int rounds, int procs, int payload) {
+static double run(enum Way way, int rounds, int procs, int payload, int pages) {
   Slot *slots = mmap(NULL, sizeof(Slot) * (size_t)procs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   double *took = mmap(NULL, sizeof(double), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   char *bufs = mmap(NULL, (size_t)PAYLOAD * (size_t)procs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -140,6 +144,12 @@ static double run(enum Way way, int rounds, int procs, int payload) {
     const int cpus = CPU_COUNT(&mask);
     const int baton =
         way == PAIRS_BATON && mate_on_left && cpus >= 2 && procs % (2 * cpus) == 0 ? (me + 2 * cpus - 1) % procs : -1;
+    volatile char *own = NULL;
+    if (pages > 0) {
+      own = mmap(NULL, (size_t)pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (own == MAP_FAILED) _exit(1);
+      for (int k = 0; k < pages; k++) own[(size_t)k * 4096] = 1;
+    }
     char *mine = bufs + (size_t)PAYLOAD * (size_t)me;
     const char *left = bufs + (size_t)PAYLOAD * (size_t)((me + procs - 1) % procs);
     const double t0 = now();
@@ -148,6 +158,7 @@ static double run(enum Way way, int rounds, int procs, int payload) {
         wait_for(&slots[me], me == 0 ? r - 1 : r, my_way);
         if (payload && (me == 0 ? r - 1 : r) % PAYLOAD_EVERY == 0) memcpy(mine, left, PAYLOAD);
       }
+      for (int k = 0; k < pages; k++) own[(size_t)k * 4096 + 64] = (char)(own[(size_t)k * 4096] + r);
       if (way == PAIRS_BATON) {
         atomic_store(&slots[next].token, r);
         ring_bell(&slots[next]);
@@ -174,14 +185,15 @@ static double run(enum Way way, int rounds, int procs, int payload) {
 int main(int argc, char **argv) {
   const int rounds = argc > 1 ? atoi(argv[1]) : 5000;
   const int procs = argc > 2 ? atoi(argv[2]) : 8;
-  if (rounds < 1 || procs < 2) return 2;
+  const int pages = argc > 3 ? atoi(argv[3]) : 0;
+  if (rounds < 1 || procs < 2 || pages < 0) return 2;
   for (int payload = 0; payload <= 1; payload++) {
     const char *what = payload ? "payload_" : "";
     double best_way = 1e9;
     for (int w = 0; w < WAYS; w++) {
       double best = 1e9;
       for (int rep = 0; rep < 3; rep++) {
-        const double t = run((enum Way)w, rounds, procs, payload);
+        const double t = run((enum Way)w, rounds, procs, payload, pages);
         if (t < best) best = t;
       }
       printf("token_ring_%s%s_us_per_hop %.3f\n", what, kWayName[w], best * 1e6);

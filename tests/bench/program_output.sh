@@ -4,6 +4,7 @@
 #   CHECK "keys:K1,K2,...": every key starts a line whose last field is a number above 0
 #   CHECK "rows:N":         at least N lines "size value" (two numbers, the value above 0)
 #   CHECK "ratios:N":       at least N lines "size a b ratio" (lib_ab.sh's summary), all above 0
+#   CHECK "comment:K":      a line "# K v1 v2 ...", every value a number above 0
 # Fails when the command fails or prints nothing that passes.
 set -u
 check=$1
@@ -25,6 +26,16 @@ keys:*)
             exit 1
         fi
     done
+    ;;
+comment:*)
+    k=${check#comment:}
+    if ! printf '%s\n' "$out" | awk -v k="$k" '
+        $1 == "#" && $2 == k && NF > 2 { ok = 1; for (i = 3; i <= NF; i++) if (!($i + 0 > 0)) ok = 0; if (ok) found = 1 }
+        END { exit !found }'; then
+        printf '%s\n' "$out" | tail -20
+        echo "FAIL: $* printed no line '# $k <positive numbers>'"
+        exit 1
+    fi
     ;;
 rows:* | ratios:*)
     want=${check#*:}
