@@ -14,23 +14,26 @@
 
 /* Options: -m MAX (bytes), -s MIN (bytes, first size), -q (quick: fewer
  * iterations), -i FACTOR (scale iterations), -b (blocking sends where the
- * program has a non-blocking and a blocking form). Environment BENCH_QUICK=1
- * is the same as -q. */
+ * program has a non-blocking and a blocking form), -P (probe the placement of
+ * the CPUs, bench_placement_probe, where the program reports it). Environment
+ * BENCH_QUICK=1 is the same as -q. */
 typedef struct {
     long max;
     long min;
     double iter_scale;
     int blocking;
+    int probe;
 } bench_opts;
 
 static __attribute__((unused)) bench_opts bench_parse(int argc, char **argv) {
-    bench_opts o = {BENCH_MAX_DEFAULT, 0, 1.0, 0};
+    bench_opts o = {BENCH_MAX_DEFAULT, 0, 1.0, 0, 0};
     const char *q = getenv("BENCH_QUICK");
     if (q && atoi(q) > 0) o.iter_scale = 0.2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-m") && i + 1 < argc) o.max = atol(argv[++i]);
         else if (!strcmp(argv[i], "-s") && i + 1 < argc) o.min = atol(argv[++i]);
         else if (!strcmp(argv[i], "-b")) o.blocking = 1;
+        else if (!strcmp(argv[i], "-P")) o.probe = 1;
         else if (!strcmp(argv[i], "-q")) o.iter_scale = 0.2;
         else if (!strcmp(argv[i], "-i") && i + 1 < argc) o.iter_scale = atof(argv[++i]);
     }

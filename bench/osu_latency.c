@@ -15,9 +15,7 @@ int main(int argc, char **argv) {
     bench_need_two(size, rank, "osu_latency");
     bench_opts o = bench_parse(argc, argv);
     char *sbuf = bench_alloc(o.max), *rbuf = bench_alloc(o.max);
-    int probe = 0;
-    for (int i = 1; i < argc; i++) probe |= !strcmp(argv[i], "-P");
-    const double before = probe ? bench_placement_probe() : -1;
+    const double before = o.probe ? bench_placement_probe() : -1;
     if (rank == 0) {
         printf("# RailMPI OSU-style latency test\n");
         printf("# %-10s %16s\n", "Size", "Latency (us)");
@@ -47,7 +45,7 @@ int main(int argc, char **argv) {
             fflush(stdout);
         }
     }
-    if (probe) {
+    if (o.probe) {
         const double after = bench_placement_probe();
         if (rank == 0) printf("# placement_oneway_us %.4f %.4f\n", before, after);
     }

@@ -61,17 +61,22 @@ points() {
     done
 }
 value() { awk -v k="$2" '$1 == k { print $2 }' "$work/$1" 2>/dev/null; }
-# The placement of a run (osu_latency -P; see bench_placement_probe in bench_common.h): "fast"
-# when both of its probes took at most 2.5x the fastest probe of all runs of NAME's program
-# (every implementation's), else "slow"; "" without probes (on the 2-vCPU AMD EPYC guest the fast
-# placement's probes took 0.042-0.075 us, the slow one's 0.20-0.25). placement NAME N -> class.
-placement() {
-    local prog=${1#*.} fastest
-    fastest=$(cat "$work"/*."$prog".*.placement 2>/dev/null | tr ' ' '\n' | awk '$1 > 0' | sort -g | head -1)
+# The placement of each run of NAME's program (osu_latency -P; see bench_placement_probe in
+# bench_common.h), classified once after its points: "fast" when both of its probes took at most
+# 2.5x the fastest probe of all the program's runs (every implementation's), else "slow" (on the
+# 2-vCPU AMD EPYC guest the fast placement's probes took 0.042-0.075 us, the slow one's
+# 0.20-0.25). classify_placements NAME -> $work/<impl>.NAME.<n>.class for every run with probes;
+# placement IMPL.NAME N -> its class ("" without probes).
+classify_placements() {
+    local fastest f
+    fastest=$(cat "$work"/*."$1".*.placement 2>/dev/null | tr ' ' '\n' | awk '$1 > 0' | sort -g | head -1)
     [ -n "$fastest" ] || return 0
-    awk -v f="$fastest" 'NF == 2 { print ($1 > 0 && $2 > 0 && $1 <= 2.5 * f && $2 <= 2.5 * f) ? "fast" : "slow" }' \
-        "$work/$1.$2.placement" 2>/dev/null
+    for f in "$work"/*."$1".*.placement; do
+        awk -v f="$fastest" 'NF == 2 { print ($1 > 0 && $2 > 0 && $1 <= 2.5 * f && $2 <= 2.5 * f) ? "fast" : "slow" }' \
+            "$f" >"${f%.placement}.class"
+    done
 }
+placement() { cat "$work/$1.$2.class" 2>/dev/null; }
 # in_placement NAME KEY CLASS: the median of KEY over the runs of NAME in placement CLASS
 in_placement() {
     local n
@@ -187,6 +192,7 @@ if [[ " $ONLY " == *" lat "* ]]; then
     mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_noline_nocache"
     cacheline_sample
     points 2 osu_latency -m 64 -P
+    classify_placements 2.osu_latency
     cacheline_sample
     cacheline_limits
     for s in 0 1 2 4 8 16 32 64; do
