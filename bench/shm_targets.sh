@@ -147,7 +147,6 @@ limits() {
     : >"$work/cacheline"
     cacheline_sample
     "$build/bench/copy_limit" >"$work/copy_limit" 2>/dev/null
-    if [[ " $ONLY " == *" oversub "* ]]; then "$build/bench/token_ring" >"$work/token_ring" 2>/dev/null; fi
 }
 limits
 cacheline_limits
@@ -331,27 +330,54 @@ if [[ " $ONLY " == *" coll "* ]]; then
     done
 fi
 
+# The ring's limit, sampled in each run of the ring right after its programs (RUN_HOOK of
+# points()): 1000 rounds of 8 hops between bare processes with the ring's payload (every 10th
+# round 64 KiB copied by each receiver), and without, the fastest way to wait that
+# bench/limits/token_ring knows, with what one switch between two processes on a CPU costs (every
+# hop pays one somewhere). The machine's phase moves them 2-3x within minutes (a futex switch
+# 2.7-3.1 us, the fastest way 1.8-3.0 us a hop, the yield ways fastest in one minute and the futex
+# ways in the next), so each run's ring is compared with its own sample.
+# token_ring_sample NAME.N -> $work/token_ring.NAME.N
+token_ring_sample() { "$build/bench/token_ring" >"$work/token_ring.$1" 2>/dev/null; }
+# ring_limit KEY: the median of KEY over the runs' samples; ring_ratio IMPL KEY [FACTOR]: the median
+# over the runs of (FACTOR x) IMPL's ring / its run's KEY (FACTOR 0.5 and IMPL the best peer: the
+# goal's time against the limit; under 1, the goal is faster than bare processes can pass the token)
+ring_limit() {
+    local n
+    for n in $(seq 1 "$RUNS"); do value "token_ring.8.oversub_loop.$n" "$1"; done | median
+}
+ring_ratio() {
+    local n v lim
+    for n in $(seq 1 "$RUNS"); do
+        lim=$(value "token_ring.8.oversub_loop.$n" "$2")
+        if [ "$1" = peer ]; then
+            v=$(best_of low "$(value "mpich.8.oversub_loop.$n" ring_s)" "$(value "ompi.8.oversub_loop.$n" ring_s)")
+        else
+            v=$(value "$1.8.oversub_loop.$n" ring_s)
+        fi
+        [ -n "$v" ] && [ -n "$lim" ] && awk -v a="$v" -v b="$lim" -v f="${3:-1}" 'BEGIN { if (b > 0) printf "%.4f\n", f * a / b }'
+    done | median | awk '{ printf "%.2f", $1 }'
+}
 if [[ " $ONLY " == *" oversub "* ]]; then
     for mode in allreduce ring; do
-        points 8 oversub_loop $mode 1000
+        hook=""
+        [ $mode = ring ] && hook=token_ring_sample
+        RUN_HOOK=$hook points 8 oversub_loop $mode 1000
         r=$(value rail.8.oversub_loop ${mode}_s); m=$(value mpich.8.oversub_loop ${mode}_s)
         o=$(value ompi.8.oversub_loop ${mode}_s)
         [ -z "$m" ] && [ "$have_mpich" = 1 ] && m="timeout"
         q=$(peer_ratio low 8.oversub_loop ${mode}_s)
-        # the ring's limit: 1000 rounds of 8 hops between bare processes with the ring's payload
-        # (every 10th round 64 KiB copied by each receiver), and without (bench/limits/token_ring)
-        lim="" lim0=""
-        if [ $mode = ring ]; then
-            lim=$(awk '$1 == "token_ring_payload_best_s_per_1000_rounds" { print $2 }' "$work/token_ring" 2>/dev/null)
-            lim0=$(awk '$1 == "token_ring_best_s_per_1000_rounds" { print $2 }' "$work/token_ring" 2>/dev/null)
-        fi
+        lim=""
+        [ $mode = ring ] && lim=$(ring_limit token_ring_payload_best_s_per_1000_rounds)
         row "8 ranks on $(nproc) cores: 1000 x $mode (s)" "8" "$r" "$m" "$o" "$lim" "$q" "<= 0.5" "$(met "$q" le 0.5)"
-        if [ -n "$lim" ]; then
-            row "8 ranks on $(nproc) cores: 1000 x ring vs a bare token ring with its payload (s)" "8" "$r" "$m" "$o" "$lim" "$(ratio "$r" "$lim")" "-" "-"
-        fi
-        if [ -n "$lim0" ]; then
-            row "8 ranks on $(nproc) cores: 1000 x ring vs a bare token ring, no payload (s)" "8" "$r" "$m" "$o" "$lim0" "$(ratio "$r" "$lim0")" "-" "-"
-        fi
+        [ $mode = ring ] && [ -n "$lim" ] || continue
+        lim0=$(ring_limit token_ring_best_s_per_1000_rounds)
+        row "8 ranks on $(nproc) cores: 1000 x ring vs a bare token ring with its payload, each run's own (s)" "8" "$r" "$m" "$o" "$lim" "$(ring_ratio rail token_ring_payload_best_s_per_1000_rounds)" "-" "-"
+        row "8 ranks on $(nproc) cores: 1000 x ring vs a bare token ring, no payload, each run's own (s)" "8" "$r" "$m" "$o" "$lim0" "$(ring_ratio rail token_ring_best_s_per_1000_rounds)" "-" "-"
+        row "8 ranks on $(nproc) cores: the ring goal's time (0.5 x the best peer) vs a bare token ring with its payload, each run's own (s)" "8" "" "" "" "$lim" "$(ring_ratio peer token_ring_payload_best_s_per_1000_rounds 0.5)" "-" "-"
+        for k in syscall switch_yield switch_futex; do
+            row "8 ranks on $(nproc) cores: bare token ring's $k (us; limit column: median of the runs' samples)" "-" "" "" "" "$(ring_limit token_ring_${k}_us)" "-" "-" "-"
+        done
     done
     for i in $impls; do run "$i" 8 idle_wait 2 | awk '$1 == "wait_cpu_fraction" { print $2 }' >"$work/$i.idle"; done
     r=$(cat "$work/rail.idle"); m=$(cat "$work/mpich.idle" 2>/dev/null); o=$(cat "$work/ompi.idle" 2>/dev/null)

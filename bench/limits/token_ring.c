@@ -19,6 +19,16 @@
  *          token next (me + 3 in pairs on 2 CPUs), which then polls and yields as pairs_futex's
  *          do; only one process of a CPU is runnable at a time (an oracle: a library does not
  *          know who gets the token next).
+ *   rr_baton  the same oracle round robin (process i on CPU i mod C, every hop crossing CPUs):
+ *          a process that passed the token on hands a baton to the one that gets the token C hops
+ *          later (on its own CPU when C divides P) and sleeps until handed one itself; the baton's
+ *          holder polls and yields, alone runnable on its CPU, so a hop would cost a hand-over of
+ *          a line if a CPU's switch to its next process kept ahead of the token.
+ * First the price of the switch every hop pays somewhere: two processes bound to one CPU hand it
+ * to each other, "token_ring_switch_yield_us" by sched_yield() (each polls a shared word for its
+ * turn) and "token_ring_switch_futex_us" by FUTEX_WAKE and FUTEX_WAIT (each sleeps until woken),
+ * microseconds a switch, the best of 3 runs; and "token_ring_syscall_us", one system call that
+ * does nothing (getppid).
  * Prints "token_ring_<way>_us_per_hop <value>" and "token_ring_best_s_per_1000_rounds <value>":
  * the time 1000 rounds of 8 hops take with the fastest way and no payload, no matching and no
  * library at all; an MPI ring on these cores cannot beat it by much.
@@ -53,15 +63,51 @@ typedef struct {
   atomic_int bell; /* pairs_baton's futex word: the token's holder or the baton's giver adds 1 */
 } Slot;
 
-enum Way { YIELD, FUTEX, SPIN, YIELD_RR, YIELD_BLOCKS, SAME_CPU_FUTEX, PAIRS_FUTEX, PAIRS_BATON, WAYS };
+enum Way {
+  YIELD,
+  FUTEX,
+  SPIN,
+  YIELD_RR,
+  YIELD_BLOCKS,
+  SAME_CPU_FUTEX,
+  PAIRS_FUTEX,
+  PAIRS_BATON,
+  RR_BATON,
+  WAYS
+};
 static const char *const kWayName[WAYS] = {"yield", "futex", "spin", "yield_rr", "yield_blocks", "same_cpu_futex",
-                                          "pairs_futex", "pairs_baton"};
+                                          "pairs_futex", "pairs_baton", "rr_baton"};
 /* A process's own way within pairs_baton: a waiter for its CPU mate sleeps until the bell rings,
- * a waiter across CPUs sleeps until the bell rings and then polls. */
-enum { BELL_SLEEP = WAYS, BELL_THEN_YIELD };
+ * a waiter across CPUs sleeps until the bell rings and then polls. Within rr_baton: a process
+ * holds the baton while its bell is odd (polls, then yields), and sleeps while it is even. */
+enum { BELL_SLEEP = WAYS, BELL_THEN_YIELD, BATON };
 enum { PAYLOAD = 65536, PAYLOAD_EVERY = 10 };
 
+/* PAUSE between two polls of a line another core writes (elsewhere nothing). */
+static inline void spin_pause(void) {
+#if defined(__x86_64__)
+  __builtin_ia32_pause();
+#endif
+}
+
 static void wait_for(Slot *s, int value, int way) {
+  if (way == BATON) {
+    for (;;) {
+      const int bell = atomic_load(&s->bell);
+      if (atomic_load(&s->token) == value) return;
+      if (bell & 1) {
+        for (int i = 0; i < 200; i++) {
+          if (atomic_load(&s->token) == value) return;
+          spin_pause();
+        }
+        sched_yield();
+        continue;
+      }
+      atomic_store(&s->sleeping, 1);
+      if (atomic_load(&s->token) != value) syscall(SYS_futex, &s->bell, FUTEX_WAIT, bell, NULL, NULL, 0);
+      atomic_store(&s->sleeping, 0);
+    }
+  }
   if (way == BELL_SLEEP || way == BELL_THEN_YIELD) {
     do {
       const int bell = atomic_load(&s->bell);
@@ -96,7 +142,7 @@ static int cpu_of(enum Way way, int me, int procs, const cpu_set_t *mask) {
   for (int c = 0; c < CPU_SETSIZE; c++) {
     if (CPU_ISSET(c, mask)) cpus[n++] = c;
   }
-  if (way == YIELD_RR) return cpus[me % n];
+  if (way == YIELD_RR || way == RR_BATON) return cpus[me % n];
   if (way == YIELD_BLOCKS || way == SAME_CPU_FUTEX) return cpus[(long)me * n / procs];
   if (way == PAIRS_FUTEX || way == PAIRS_BATON) return cpus[me / 2 % n];
   return -1;
@@ -107,7 +153,9 @@ static void pass(Slot *s, int value) {
   if (atomic_load(&s->sleeping)) syscall(SYS_futex, &s->token, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
-/* pairs_baton: rings the bell of `s` (after the token's store, or as the baton). */
+/* pairs_baton: rings the bell of `s` (after the token's store, or as the baton); rr_baton: turns
+ * the baton of `s` over (given or dropped: the bell's parity says who holds it, whichever of the
+ * two comes first). */
 static void ring_bell(Slot *s) {
   atomic_fetch_add(&s->bell, 1);
   if (atomic_load(&s->sleeping)) syscall(SYS_futex, &s->bell, FUTEX_WAKE, 1, NULL, NULL, 0);
@@ -121,9 +169,13 @@ static double run(enum Way way, int rounds, int procs, int payload, int pages) {
   char *bufs = mmap(NULL, (size_t)PAYLOAD * (size_t)procs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (slots == MAP_FAILED || took == MAP_FAILED || bufs == MAP_FAILED) exit(1);
   memset(bufs, 1, (size_t)PAYLOAD * (size_t)procs);
-  for (int p = 0; p < procs; p++) atomic_store(&slots[p].token, -1);
   cpu_set_t mask;
   if (sched_getaffinity(0, sizeof mask, &mask) != 0) exit(1);
+  /* rr_baton: the first process of each CPU holds the baton (an odd bell) */
+  for (int p = 0; p < procs; p++) {
+    atomic_store(&slots[p].token, -1);
+    atomic_store(&slots[p].bell, way == RR_BATON && p < CPU_COUNT(&mask) ? 1 : 0);
+  }
   for (int me = 0; me < procs; me++) {
     if (fork() != 0) continue;
     const int next = (me + 1) % procs;
@@ -138,6 +190,7 @@ static double run(enum Way way, int rounds, int procs, int payload, int pages) {
     const int mate_on_left = cpu_of(way, (me + procs - 1) % procs, procs, &mask) == cpu;
     if (way == SAME_CPU_FUTEX || way == PAIRS_FUTEX) my_way = mate_on_left ? FUTEX : YIELD;
     if (way == PAIRS_BATON) my_way = mate_on_left ? BELL_SLEEP : BELL_THEN_YIELD;
+    if (way == RR_BATON) my_way = BATON;
     /* pairs_baton: after passing the token across, wake the process of this CPU that gets it
      * next, the first of this CPU's next pair (C CPUs: me + 2C - 1); none unless every CPU gets
      * the same number of pairs. */
@@ -159,7 +212,11 @@ static double run(enum Way way, int rounds, int procs, int payload, int pages) {
         if (payload && (me == 0 ? r - 1 : r) % PAYLOAD_EVERY == 0) memcpy(mine, left, PAYLOAD);
       }
       for (int k = 0; k < pages; k++) own[(size_t)k * 4096 + 64] = (char)(own[(size_t)k * 4096] + r);
-      if (way == PAIRS_BATON) {
+      if (way == RR_BATON) {
+        atomic_store(&slots[next].token, r); /* its receiver holds a baton: it polls */
+        ring_bell(&slots[me]);               /* drops this process's baton */
+        ring_bell(&slots[(me + cpus) % procs]);
+      } else if (way == PAIRS_BATON) {
         atomic_store(&slots[next].token, r);
         ring_bell(&slots[next]);
         if (baton >= 0) ring_bell(&slots[baton]);
@@ -182,11 +239,60 @@ static double run(enum Way way, int rounds, int procs, int payload, int pages) {
   return t;
 }
 
+/* Seconds one switch between two processes bound to the first CPU of this process's mask takes,
+ * `by_futex` handing the CPU over by FUTEX_WAKE and FUTEX_WAIT, else by sched_yield(). */
+static double switch_cost(int by_futex, int switches) {
+  atomic_int *turn = mmap(NULL, sizeof(atomic_int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (turn == MAP_FAILED) exit(1);
+  atomic_store(turn, 0);
+  cpu_set_t mask, one;
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) exit(1);
+  int cpu = 0;
+  while (!CPU_ISSET(cpu, &mask)) cpu++;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  const pid_t child = fork();
+  if (child < 0) exit(1);
+  if (sched_setaffinity(0, sizeof one, &one) != 0) exit(1);
+  const int me = child == 0;  /* the parent takes the even turns, the child the odd ones */
+  const double t0 = now();
+  for (int i = 0; i < switches / 2; i++) {
+    const int mine = 2 * i + me;
+    for (int seen; (seen = atomic_load(turn)) != mine;) {
+      if (by_futex) {
+        syscall(SYS_futex, turn, FUTEX_WAIT, seen, NULL, NULL, 0);
+      } else {
+        sched_yield();
+      }
+    }
+    atomic_store(turn, mine + 1);
+    if (by_futex) syscall(SYS_futex, turn, FUTEX_WAKE, 1, NULL, NULL, 0);
+  }
+  if (me) _exit(0);
+  waitpid(child, NULL, 0);
+  if (sched_setaffinity(0, sizeof mask, &mask) != 0) exit(1); /* the rings run on every CPU again */
+  const double t = (now() - t0) / (double)(switches / 2 * 2);
+  munmap(turn, sizeof(atomic_int));
+  return t;
+}
+
 int main(int argc, char **argv) {
   const int rounds = argc > 1 ? atoi(argv[1]) : 5000;
   const int procs = argc > 2 ? atoi(argv[2]) : 8;
   const int pages = argc > 3 ? atoi(argv[3]) : 0;
   if (rounds < 1 || procs < 2 || pages < 0) return 2;
+  double yield = 1e9, futex = 1e9, call = 1e9;
+  for (int rep = 0; rep < 3; rep++) {
+    const double y = switch_cost(0, 8 * rounds), f = switch_cost(1, 8 * rounds);
+    const double t0 = now();
+    for (int i = 0; i < 8 * rounds; i++) syscall(SYS_getppid);
+    const double c = (now() - t0) / (8.0 * rounds);
+    if (y < yield) yield = y;
+    if (f < futex) futex = f;
+    if (c < call) call = c;
+  }
+  printf("token_ring_syscall_us %.3f\ntoken_ring_switch_yield_us %.3f\ntoken_ring_switch_futex_us %.3f\n", call * 1e6,
+         yield * 1e6, futex * 1e6);
   for (int payload = 0; payload <= 1; payload++) {
     const char *what = payload ? "payload_" : "";
     double best_way = 1e9;
