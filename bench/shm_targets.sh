@@ -355,8 +355,9 @@ ring_ratio() {
         else
             v=$(value "$1.8.oversub_loop.$n" ring_s)
         fi
-        [ -n "$v" ] && [ -n "$lim" ] && awk -v a="$v" -v b="$lim" -v f="${3:-1}" 'BEGIN { if (b > 0) printf "%.4f\n", f * a / b }'
-    done | median | awk '{ printf "%.2f", $1 }'
+        [ -n "$v" ] && ratio "$(awk -v a="$v" -v f="${3:-1}" 'BEGIN { print f * a }')" "$lim"
+        echo
+    done | awk 'NF' | median | awk '{ printf "%.2f", $1 }'
 }
 if [[ " $ONLY " == *" oversub "* ]]; then
     for mode in allreduce ring; do

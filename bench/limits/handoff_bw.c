@@ -69,7 +69,7 @@ static double run(char *mem, const struct shape *h) {
     if (!dst) _exit(1);
     for (long i = 0; i < h->blocks; i++) {
       _Atomic unsigned long *seq = seq_of(ring, h, i);
-      while (atomic_load_explicit(seq, memory_order_acquire) != (unsigned long)(i + 1)) __builtin_ia32_pause();
+      while (atomic_load_explicit(seq, memory_order_acquire) != (unsigned long)(i + 1)) spin_pause();
       if (h->down) copy_down(dst, (char *)seq + HEADER, h->block);
       else memcpy(dst, (char *)seq + HEADER, h->block);
       if (!h->window) atomic_store_explicit(seq, 0, memory_order_release);
@@ -85,11 +85,11 @@ static double run(char *mem, const struct shape *h) {
     if (i == h->warm) t0 = now();
     _Atomic unsigned long *seq = seq_of(ring, h, i);
     if (!h->window)
-      while (atomic_load_explicit(seq, memory_order_acquire) != 0) __builtin_ia32_pause();
+      while (atomic_load_explicit(seq, memory_order_acquire) != 0) spin_pause();
     memcpy((char *)seq + HEADER, src, h->block);
     atomic_store_explicit(seq, (unsigned long)(i + 1), memory_order_release);
     if (h->window && (i + 1) % h->window == 0)
-      while (atomic_load_explicit(copied, memory_order_acquire) != i + 1) __builtin_ia32_pause();
+      while (atomic_load_explicit(copied, memory_order_acquire) != i + 1) spin_pause();
   }
   const double t = now() - t0;
   int status = 1;

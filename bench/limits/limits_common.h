@@ -20,3 +20,10 @@ static inline void pin(int cpu) {
   CPU_SET(cpu % (int)sysconf(_SC_NPROCESSORS_ONLN), &set);
   sched_setaffinity(0, sizeof set, &set);
 }
+
+/* PAUSE between two polls of a line another core writes (elsewhere nothing). */
+static inline void spin_pause(void) {
+#if defined(__x86_64__)
+  __builtin_ia32_pause();
+#endif
+}

@@ -83,13 +83,6 @@ static const char *const kWayName[WAYS] = {"yield", "futex", "spin", "yield_rr",
 enum { BELL_SLEEP = WAYS, BELL_THEN_YIELD, BATON };
 enum { PAYLOAD = 65536, PAYLOAD_EVERY = 10 };
 
-/* PAUSE between two polls of a line another core writes (elsewhere nothing). */
-static inline void spin_pause(void) {
-#if defined(__x86_64__)
-  __builtin_ia32_pause();
-#endif
-}
-
 static void wait_for(Slot *s, int value, int way) {
   if (way == BATON) {
     for (;;) {
@@ -245,15 +238,13 @@ static double switch_cost(int by_futex, int switches) {
   atomic_int *turn = mmap(NULL, sizeof(atomic_int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (turn == MAP_FAILED) exit(1);
   atomic_store(turn, 0);
-  cpu_set_t mask, one;
+  cpu_set_t mask;
   if (sched_getaffinity(0, sizeof mask, &mask) != 0) exit(1);
   int cpu = 0;
   while (!CPU_ISSET(cpu, &mask)) cpu++;
-  CPU_ZERO(&one);
-  CPU_SET(cpu, &one);
   const pid_t child = fork();
   if (child < 0) exit(1);
-  if (sched_setaffinity(0, sizeof one, &one) != 0) exit(1);
+  pin(cpu);
   const int me = child == 0;  /* the parent takes the even turns, the child the odd ones */
   const double t0 = now();
   for (int i = 0; i < switches / 2; i++) {
