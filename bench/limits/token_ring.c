@@ -37,10 +37,14 @@
  * share) into its own before it passes the token on, as a receiver reading the message itself
  * would; no acknowledgement back. Prints "token_ring_payload_<way>_us_per_hop <value>" and
  * "token_ring_payload_best_s_per_1000_rounds <value>".
- * PAGES (default 0): after it gets the token, each process also reads and writes one line of each
- * of PAGES private pages of its own before it passes the token on: the memory a library touches
- * between a wake and its send (its code, stack, heap and shared lines), each page of which may
- * cost a TLB miss after a switch between processes.
+ * PAGES (default 0): after it gets the token, each process also reads one line and writes the
+ * next of each of PAGES private pages of its own before it passes the token on: the memory a
+ * library touches between a wake and its send (its code, stack, heap and shared lines), each page
+ * of which may cost a TLB miss after a switch between processes. Page k's two lines sit at
+ * (k mod 32) * 128 bytes into it, so that 128 pages' lines spread over the level-1 cache's sets:
+ * lines at one offset of every page all fall into one set of 8 ways and miss at every hop, with
+ * or without a switch (pairs_futex, 8 processes: 128 pages at one offset 2.89-2.97 us a hop,
+ * spread 2.25-2.32, none 1.99-2.06).
  *   token_ring [ROUNDS [P [PAGES]]] */
 #define _GNU_SOURCE
 #include <linux/futex.h>
@@ -156,6 +160,9 @@ static void ring_bell(Slot *s) {
 
 /* One run: seconds per hop. `payload`: every PAYLOAD_EVERY-th round the receiver of the token
  * copies PAYLOAD bytes from its left neighbour's buffer into its own. */
+/* Where page k's lines of the PAGES argument are: (k mod 32) * 128 bytes into it (see above). */
+static size_t page_line(int k) { return (size_t)k * 4096 + (size_t)(k % 32) * 128; }
+
 static double run(enum Way way, int rounds, int procs, int payload, int pages) {
   Slot *slots = mmap(NULL, sizeof(Slot) * (size_t)procs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   double *took = mmap(NULL, sizeof(double), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -194,7 +201,7 @@ static double run(enum Way way, int rounds, int procs, int payload, int pages) {
     if (pages > 0) {
       own = mmap(NULL, (size_t)pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (own == MAP_FAILED) _exit(1);
-      for (int k = 0; k < pages; k++) own[(size_t)k * 4096] = 1;
+      for (int k = 0; k < pages; k++) own[page_line(k)] = 1;
     }
     char *mine = bufs + (size_t)PAYLOAD * (size_t)me;
     const char *left = bufs + (size_t)PAYLOAD * (size_t)((me + procs - 1) % procs);
@@ -204,7 +211,10 @@ static double run(enum Way way, int rounds, int procs, int payload, int pages) {
         wait_for(&slots[me], me == 0 ? r - 1 : r, my_way);
         if (payload && (me == 0 ? r - 1 : r) % PAYLOAD_EVERY == 0) memcpy(mine, left, PAYLOAD);
       }
-      for (int k = 0; k < pages; k++) own[(size_t)k * 4096 + 64] = (char)(own[(size_t)k * 4096] + r);
+      for (int k = 0; k < pages; k++) {
+        volatile char *line = own + page_line(k);
+        line[64] = (char)(line[0] + r);
+      }
       if (way == RR_BATON) {
         atomic_store(&slots[next].token, r); /* its receiver holds a baton: it polls */
         ring_bell(&slots[me]);               /* drops this process's baton */
