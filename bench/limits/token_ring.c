@@ -158,11 +158,11 @@ static void ring_bell(Slot *s) {
   if (atomic_load(&s->sleeping)) syscall(SYS_futex, &s->bell, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
-/* One run: seconds per hop. `payload`: every PAYLOAD_EVERY-th round the receiver of the token
- * copies PAYLOAD bytes from its left neighbour's buffer into its own. */
 /* Where page k's lines of the PAGES argument are: (k mod 32) * 128 bytes into it (see above). */
 static size_t page_line(int k) { return (size_t)k * 4096 + (size_t)(k % 32) * 128; }
 
+/* One run: seconds per hop. `payload`: every PAYLOAD_EVERY-th round the receiver of the token
+ * copies PAYLOAD bytes from its left neighbour's buffer into its own. */
 static double run(enum Way way, int rounds, int procs, int payload, int pages) {
   Slot *slots = mmap(NULL, sizeof(Slot) * (size_t)procs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   double *took = mmap(NULL, sizeof(double), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
