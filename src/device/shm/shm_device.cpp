@@ -243,6 +243,34 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
     index_of_rank_[std::size_t(pa.rank)] = static_cast<int>(peers_.size() - 1);
   }
 
+  // Single copy: read each peer's probe word from its private memory, and time the calls; what
+  // this rank found is published for the others (below, after the barrier).
+  bool single_copy_reached = cma_allowed_;
+  for (Peer& p : peers_) {
+    if (!single_copy_reached) break;
+    std::uint64_t value = 0;
+    iovec local{&value, sizeof value};
+    iovec remote{reinterpret_cast<void*>(p.probe_addr), sizeof value};
+    ssize_t n = ::process_vm_readv(p.pid, &local, 1, &remote, 1, 0);
+    if (n != static_cast<ssize_t>(sizeof value) || value != p.ctrl->probe_value) {
+      if (n < 0) {
+        base::log_info("shm device: single copy off (process_vm_readv from rank %d: %s)", p.rank,
+                       std::strerror(errno));
+      }
+      single_copy_reached = false;
+    }
+  }
+  const double single_copy_call_us = !single_copy_reached || peers_.empty() ? 1e9
+                                     : cma_call_ns_setting_ != base::Settings::kAutomatic
+                                         ? double(cma_call_ns_setting_) / 1000
+                                         : time_single_copy_call(peers_.front());
+  {
+    SegmentControl* c = my_ctrl();
+    c->single_copy_reaches = single_copy_reached ? 1 : 0;
+    c->single_copy_call_ns = std::uint64_t(single_copy_call_us * 1000);
+    std::atomic_ref<std::uint32_t>(c->published).store(1, std::memory_order_release);
+  }
+
   // The node region: the node's lowest rank creates it now, the others map it after the barrier.
   int leader = my_rank_;
   for (const Peer& p : peers_) leader = std::min(leader, p.rank);
@@ -271,28 +299,23 @@ void ShmDevice::connect(std::span<const PeerAddress> peers, Bootstrap bootstrap)
   if (!unlink_shared(segment_name_, &error)) base::log_error("shm device: %s", error.c_str());
   unlinked_ = true;
 
-  // Single copy: read each peer's probe word from its private memory.
-  bool ok = cma_allowed_;
-  for (Peer& p : peers_) {
-    if (!ok) break;
-    std::uint64_t value = 0;
-    iovec local{&value, sizeof value};
-    iovec remote{reinterpret_cast<void*>(p.probe_addr), sizeof value};
-    ssize_t n = ::process_vm_readv(p.pid, &local, 1, &remote, 1, 0);
-    if (n != static_cast<ssize_t>(sizeof value) || value != p.ctrl->probe_value) {
-      if (n < 0) {
-        base::log_info("shm device: single copy off (process_vm_readv from rank %d: %s)", p.rank,
-                       std::strerror(errno));
-      }
-      ok = false;
-    }
+  // Every rank of the node derives its figures from the same inputs, which each rank measured
+  // (or was given: RAILMPI_SHM_CMA_CALL_NS) and published before the barrier: single copy only
+  // where it reached every peer of every rank, and the fastest call any rank timed (the timings
+  // only err upwards: a rank's figure is its best of a few calls, slowed by whatever else ran
+  // then). A figure that differed between two ranks would have them choose different algorithms
+  // for the same collective call (the pair bcast or point-to-point by the eager limit, on an
+  // oversubscribed node): wrong data or a hang (tests/mpi/figures_agree.c).
+  bool ok = single_copy_reached;
+  double call_us = single_copy_call_us;
+  for (const Peer& p : peers_) {
+    const std::atomic_ref<std::uint32_t> published(p.ctrl->published);
+    while (published.load(std::memory_order_acquire) == 0) ::sched_yield();  // a bootstrap without a barrier
+    ok = ok && p.ctrl->single_copy_reaches != 0;
+    call_us = std::min(call_us, double(p.ctrl->single_copy_call_ns) / 1000);
   }
   single_copy_ = ok;
-  if (ok && cma_call_ns_setting_ != base::Settings::kAutomatic) {
-    single_copy_call_us_ = double(cma_call_ns_setting_) / 1000;
-  } else if (ok && !peers_.empty()) {
-    single_copy_call_us_ = time_single_copy_call(peers_.front());
-  }
+  single_copy_call_us_ = ok && !peers_.empty() ? call_us : 0;
   // Which rendezvous messages single copy moves. Automatic: every one on an oversubscribed node
   // (the pipelined copy needs both ranks running at once: with fewer cores than ranks each packet
   // would wait for a context switch), else none: with a core each, two cores copying through the

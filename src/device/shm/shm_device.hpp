@@ -67,6 +67,12 @@ struct alignas(64) SegmentControl {
   // The job rank the owner's wait is for (begin_awaiting()), -1 when it is for any.
   std::int32_t awaited;
   alignas(64) std::uint32_t doorbell;  // futex word: senders add 1 and wake the owner
+  // What the owner measured at connect() before the start-up barrier, from which every rank of
+  // the node derives the same figures (connect()): whether its single copies reached every
+  // peer, and its fastest call in ns. `published` (stored last, release) says they are there.
+  alignas(64) std::uint32_t published;
+  std::uint32_t single_copy_reaches;
+  std::uint64_t single_copy_call_ns;
 };
 inline constexpr std::uint32_t kAsleep = 1;
 inline constexpr std::uint32_t kAsleepForRoom = 2;
