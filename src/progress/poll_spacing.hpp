@@ -15,7 +15,13 @@
 // half. Time is cut into epochs of 2^kEpochShift ticks of the time-stamp counter, which every
 // core of the machine reads alike; one epoch in kMeasureEvery measures one spacing, each in turn,
 // the same on every rank; the other epochs use the spacing with the lowest average (by
-// kSwitchMargin: close ones would take turns). What is timed is the stretch from the end of one
+// kSwitchMargin: close ones would take turns). Until every spacing has kWarmSamples samples,
+// every epoch measures one, each in turn ((epoch + 1) mod kChoices, which the first measuring
+// epoch of the steady schedule continues): the first 0.4-1 ms of a ping-pong find the best
+// spacing, instead of the 6.5 ms of kMeasureEvery * kChoices epochs (osu_latency's 0 B point
+// takes about 3 ms: in minutes where a set 4 PAUSEs took 0.165-0.172 us at every size 0-64 B,
+// the automatic spacing took 0.33 / 0.26 / 0.20 at 0 / 1 / 2 B and 0.19-0.20 from 4 B on). What
+// is timed is the stretch from the end of one
 // wait to the end of the next, the whole round of a ping-pong: a steal of this rank's line makes
 // its own sends' stores wait, before its wait begins (a wait alone timed showed 2 against 1 PAUSE
 // 6-10% apart where whole runs were 25%). The counter is read at the end of one wait in
@@ -39,8 +45,12 @@ class PollSpacing {
  public:
   // The spacings: 1 .. kChoices PAUSEs after an empty poll.
   static constexpr unsigned kChoices = 4;
-  // Until each is measured: 2 PAUSEs (the fast minutes' best above).
-  static constexpr unsigned kFirstPauses = 2;
+  // Until the spacings are measured: 3 PAUSEs. 2 is best only in the fastest minutes, where the
+  // latency is far below the peers' anyway; in minutes with a 0.09-0.10 us one-way (2026-12-04),
+  // a set 1 / 2 / 3 / 4 PAUSEs took 0.096-0.109 / 0.105-0.127 / 0.088-0.097 / 0.100-0.119 us,
+  // and starting at 3 instead of 2 took 0.84 / 0.87 / 0.93 the time at osu_latency's 0 / 1 / 2 B
+  // (lib_ab.sh, 8 rounds; 4-64 B 0.99-1.08, all four measured by then).
+  static constexpr unsigned kFirstPauses = 3;
   static constexpr unsigned kTimeEvery = 32;  // a power of two
   // 2^18 ticks: 0.1 ms at 2.6 GHz (a ping-pong's 800 waits); every spacing is measured once in
   // kMeasureEvery * kChoices epochs (6.5 ms).
@@ -71,8 +81,10 @@ class PollSpacing {
       return;
     }
     const std::uint64_t epoch = now >> kEpochShift;
-    const bool measuring = epoch % kMeasureEvery == kMeasureEvery - 1;
-    const unsigned choice = measuring ? static_cast<unsigned>(epoch / kMeasureEvery % kChoices) : best_;
+    const bool measuring = !warm_ || epoch % kMeasureEvery == kMeasureEvery - 1;
+    const unsigned choice = !measuring ? best_
+                            : warm_    ? static_cast<unsigned>(epoch / kMeasureEvery % kChoices)
+                                       : static_cast<unsigned>((epoch + 1) % kChoices);
     settled_ = measuring && measuring_ && choice == current_ && epoch == epoch_;
     measuring_ = measuring;
     current_ = choice;
@@ -108,6 +120,7 @@ class PollSpacing {
       if (samples_[c] < kWarmSamples) return;  // every spacing measured first
       if (average_[c] < average_[best]) best = c;
     }
+    warm_ = true;
     if (best == best_ || average_[best] >= kSwitchMargin * average_[best_]) return;
     best_ = best;
     ++changes_;
@@ -119,6 +132,7 @@ class PollSpacing {
   std::array<unsigned, kChoices> samples_{};
   unsigned best_ = kFirstPauses - 1;
   unsigned current_ = kFirstPauses - 1;
+  bool warm_ = false;       // every spacing has kWarmSamples samples: one epoch in kMeasureEvery measures
   bool measuring_ = false;  // current_ is the spacing epoch_ measures
   bool settled_ = false;    // and was already at the marked wait before
   bool second_ = false;     // the next timed wait ends a stretch begun at mark_

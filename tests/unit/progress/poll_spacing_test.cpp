@@ -12,6 +12,8 @@ namespace {
 
 constexpr std::uint64_t kEpoch = std::uint64_t{1} << PollSpacing::kEpochShift;
 constexpr std::uint64_t kCycle = kEpoch * PollSpacing::kMeasureEvery * PollSpacing::kChoices;
+constexpr unsigned kFirst = PollSpacing::kFirstPauses;
+static_assert(kFirst > 1 && kFirst <= PollSpacing::kChoices);
 
 // A ping-pong whose round (from one wait's end to the next's) takes cost[pauses - 1] ticks with
 // the spacing in use; `polls` for every wait.
@@ -30,32 +32,68 @@ struct PingPong {
   }
 };
 
-TEST(PollSpacing, TwoPausesUntilEverySpacingIsMeasured) {
+TEST(PollSpacing, EveryEpochMeasuresOneUntilAllAreMeasured) {
+  PingPong p;
+  // The first spacing mid-way, 1 PAUSE (measured last) the cheapest.
+  p.cost = {200, 400, 400, 500};
+  p.cost[kFirst - 1] = 300;
+  EXPECT_EQ(p.s.pauses(), kFirst);
+  EXPECT_EQ(p.s.best_pauses(), kFirst);
+  // Epoch e measures (e + 1) mod kChoices + 1 PAUSEs: three epochs measure 2, 3 and 4, not 1;
+  // the best stays the first until 1 is measured too.
+  p.run_for(3 * kEpoch);
+  EXPECT_EQ(p.s.best_pauses(), kFirst);
+  EXPECT_EQ(p.s.changes(), 0u);
+  EXPECT_EQ(p.s.average_ticks(1), 0);
+  for (unsigned k = 2; k <= PollSpacing::kChoices; ++k) EXPECT_DOUBLE_EQ(p.s.average_ticks(k), p.cost[k - 1]);
+  // The fourth epoch measures 1: all four within kChoices epochs (0.4 ms), not kMeasureEvery *
+  // kChoices, and the cheapest serves from then on.
+  p.run_for(kEpoch);
+  EXPECT_DOUBLE_EQ(p.s.average_ticks(1), p.cost[0]);
+  EXPECT_EQ(p.s.best_pauses(), 1u);
+  EXPECT_EQ(p.s.changes(), 1u);
+  // Then only one epoch in kMeasureEvery measures: the rest of the cycle's waits use the best.
+  unsigned other = 0, waits = 0;
+  const std::uint64_t until = p.now + (PollSpacing::kMeasureEvery - 6) * kEpoch;
+  while (p.now < until) {
+    p.wait();
+    ++waits;
+    other += p.s.pauses() != 1u;
+  }
+  EXPECT_EQ(other, 0u) << "of " << waits;
+}
+
+// Waits that never time a stretch (each goes on past kMaxTimedPolls) measure nothing: the
+// spacings keep taking turns an epoch each, none chosen.
+TEST(PollSpacing, UnmeasuredSpacingsTakeTurnsAnEpochEach) {
   PingPong p;
   p.cost = {300, 400, 200, 500};
-  EXPECT_EQ(p.s.pauses(), 2u);
-  EXPECT_EQ(p.s.best_pauses(), 2u);
-  // Most of a cycle: three spacings measured, not the fourth; the waits outside the measuring
-  // epochs keep 2.
-  p.run_for(kCycle - kEpoch * PollSpacing::kMeasureEvery);
-  EXPECT_EQ(p.s.best_pauses(), 2u);
+  p.polls = PollSpacing::kMaxTimedPolls + 1;
+  std::array<unsigned, PollSpacing::kChoices> used{};
+  const std::uint64_t until = p.now + 2 * PollSpacing::kChoices * kEpoch;
+  while (p.now < until) {
+    p.wait();
+    ++used[p.s.pauses() - 1];
+  }
+  for (unsigned k = 1; k <= PollSpacing::kChoices; ++k) EXPECT_GT(used[k - 1], 0u) << k << " PAUSEs";
   EXPECT_EQ(p.s.changes(), 0u);
-  EXPECT_GT(p.s.average_ticks(1), 0);
-  EXPECT_EQ(p.s.average_ticks(4), 0);
+  EXPECT_EQ(p.s.best_pauses(), kFirst);
 }
 
 TEST(PollSpacing, TheCheapestSpacingServesOnceAllAreMeasured) {
   PingPong p;
-  p.cost = {300, 400, 200, 500};
+  const unsigned cheapest = kFirst % PollSpacing::kChoices + 1;  // another than the first
+  p.cost = {300, 400, 350, 500};
+  p.cost[cheapest - 1] = 200;
   p.run_for(2 * kCycle);
-  EXPECT_EQ(p.s.best_pauses(), 3u);
+  EXPECT_EQ(p.s.best_pauses(), cheapest);
   EXPECT_EQ(p.s.changes(), 1u);
   // Each spacing's average is its round's cost: the stretch between two wait ends.
   for (unsigned k = 1; k <= PollSpacing::kChoices; ++k) EXPECT_DOUBLE_EQ(p.s.average_ticks(k), p.cost[k - 1]);
   // Outside the measuring epochs every wait uses it.
   p.now = (p.now / kEpoch / PollSpacing::kMeasureEvery + 1) * kEpoch * PollSpacing::kMeasureEvery;  // an epoch's start
   for (int i = 0; i < 100; ++i) p.wait();
-  EXPECT_EQ(p.s.pauses(), 3u);
+  EXPECT_EQ(p.s.pauses(), cheapest);
 }
 
 // One timed wait in kTimeEvery marks a stretch, the next (not counted among the kTimeEvery) ends
@@ -127,15 +165,16 @@ TEST(PollSpacing, LongWaitsAndAbandonedOnesDoNotCount) {
 // A spacing within kSwitchMargin of the one in use does not take over; the machine changing
 // (the round costs move) moves the choice.
 TEST(PollSpacing, CloseSpacingsDoNotTakeTurnsAndTheChoiceFollowsTheMachine) {
+  static_assert(kFirst == 3, "the costs below put the first spacing at 3 PAUSEs");
   PingPong p;
-  p.cost = {300, 300, 290, 500};  // 3 PAUSEs 3% cheaper than 2
+  p.cost = {290, 400, 300, 500};  // 1 PAUSE 3% cheaper than the first, 3
   p.run_for(2 * kCycle);
-  EXPECT_EQ(p.s.best_pauses(), 2u);
-  EXPECT_EQ(p.s.changes(), 0u);
-  p.cost = {300, 600, 250, 500};  // 2 PAUSEs now slow
-  p.run_for(60 * kCycle);
   EXPECT_EQ(p.s.best_pauses(), 3u);
-  p.cost = {200, 600, 250, 500};
+  EXPECT_EQ(p.s.changes(), 0u);
+  p.cost = {300, 400, 600, 250};  // 3 PAUSEs now slow
+  p.run_for(60 * kCycle);
+  EXPECT_EQ(p.s.best_pauses(), 4u);
+  p.cost = {200, 400, 600, 250};
   p.run_for(60 * kCycle);
   EXPECT_EQ(p.s.best_pauses(), 1u);
 }
