@@ -240,7 +240,7 @@ std::uint32_t NodeCollectives::wait_for(Flag& flag, std::uint32_t target) {
     sleepers.fetch_add(1, std::memory_order_seq_cst);
     mcm::NodeMemory::sleeper_fence();  // the arriving rank's store may have had no fence
     const std::uint32_t now = load(flag.seq, std::memory_order_seq_cst);
-    if (!reached(now, target)) progress.asleep([&] { mcm_.end_sleep(bell, slice); });
+    if (!reached(now, target)) mcm_.end_sleep(bell, slice);
     else mcm_.cancel_sleep();
     sleepers.fetch_sub(1, std::memory_order_relaxed);
     if (reached(v = load(flag.seq, std::memory_order_acquire), target)) return v;

@@ -92,6 +92,8 @@ class MultiMethod {
   }
   // How many ranks of this node are bound to this rank's CPU besides it.
   int cpu_mates() const { return shm_ ? shm_->cpu_mates() : 0; }
+  // How many other ranks of this node sleep in the kernel now (device/shm/shm_device.hpp).
+  int ranks_asleep() const { return shm_ ? shm_->peers_asleep() : 0; }
   // How many ranks of this node, up to `most`, wait one for the next with nothing come since
   // they began to, from `peer` on (device/shm/shm_device.hpp).
   int unanswered_chain(int peer, int most) const {

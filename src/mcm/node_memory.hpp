@@ -33,9 +33,6 @@ class NodeMemory {
   // A word any rank of the node may set to tell the others that other programs crowd its cores
   // (zero until then); nullptr without a region.
   std::uint32_t* crowded_word() const { return region_ ? region_->crowded_word() : nullptr; }
-  // How many ranks of the node sleep in the kernel now (each rank counts itself around its
-  // sleeps: progress::Engine::asleep()); nullptr without a region.
-  std::uint32_t* asleep_word() const { return region_ ? region_->asleep_word() : nullptr; }
 
   // Whether this process may store a futex word without a fence before it loads the word's
   // sleeper count: a sleeper calls sleeper_fence() between counting itself and re-checking the

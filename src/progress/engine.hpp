@@ -99,8 +99,7 @@ class Engine {
                      : PollSpacing(static_cast<unsigned>(settings.spin_pauses))),
         oversubscribed_(oversubscribed),
         alone_on_core_(one_cpu && !oversubscribed),
-        verbose_(settings.verbose > 0),
-        asleep_word_(mcm.node_memory().asleep_word()) {}
+        verbose_(settings.verbose > 0) {}
 
   // On an oversubscribed machine, binds this rank to the CPU at `machine_index` (its position
   // among the machine's ranks) in blocks over its mask (base::block_position()), and tells the
@@ -157,14 +156,6 @@ class Engine {
   std::uint64_t stalls() const { return stalls_; }
   // Reads the runnable count from `path` instead of /proc/loadavg (tests).
   void count_runnable_from(std::string path) { runnable_ = std::make_unique<base::RunnableTasks>(std::move(path)); }
-
-  // Runs `sleep` (a wait in the kernel) with this rank counted among the node's sleeping ranks.
-  template <class Sleep>
-  void asleep(Sleep&& sleep) {
-    if (asleep_word_) std::atomic_ref(*asleep_word_).fetch_add(1, std::memory_order_relaxed);
-    sleep();
-    if (asleep_word_) std::atomic_ref(*asleep_word_).fetch_sub(1, std::memory_order_relaxed);
-  }
 
   // Yields a wait starting now may make before it sleeps: none while the cores are crowded.
   unsigned yields_now() const { return crowded_until_ > Clock::now() ? 0 : yield_; }
@@ -428,8 +419,7 @@ class Engine {
   static constexpr std::uint64_t kYieldWindowMask = (std::uint64_t{1} << (kYieldWindow + 1)) - 1;
   bool others_runnable_now() {
     if (!runnable_) runnable_ = std::make_unique<base::RunnableTasks>();
-    const int asleep = asleep_word_ ? int(std::atomic_ref(*asleep_word_).load(std::memory_order_relaxed)) : 0;
-    return others_runnable(runnable_->count(), mcm_.machine_ranks(), asleep);
+    return others_runnable(runnable_->count(), mcm_.machine_ranks(), mcm_.ranks_asleep());
   }
 
   // `took`: the long yield of this rank; nullptr when another rank of the node saw one.
@@ -461,7 +451,7 @@ class Engine {
       if (!mcm_.shares_cpu(peer)) return false;
       ++sleeps_;
       ++cpu_mate_sleeps_;
-      asleep([&] { mcm_.wait_for_cpu_mate(kMateSleep); });
+      mcm_.wait_for_cpu_mate(kMateSleep);
       poll();
     }
     return true;
@@ -477,7 +467,7 @@ class Engine {
     auto slice = mcm_.wait_wakes_on_arrival() ? kLongestSlice : kShortestSlice;
     while (!done()) {
       ++sleeps_;
-      asleep([&] { mcm_.wait(slice); });
+      mcm_.wait(slice);
       if (poll() > 0) return done();
       if (slice < kLongestSlice) slice *= 2;
     }
@@ -526,7 +516,6 @@ class Engine {
   // handovers (a token passed around), and a wait for a CPU mate sleeps.
   bool peer_waits_long(int peer) const { return mcm_.unanswered_chain(peer, kWaitingChain) >= kWaitingChain; }
   Clock::time_point crowded_until_{};
-  std::uint32_t* asleep_word_ = nullptr;  // the node's (mcm::NodeMemory)
   std::unique_ptr<base::RunnableTasks> runnable_;  // made at the first long yield
   std::uint64_t stalls_ = 0;
   std::uint64_t long_yields_seen_ = 0;  // bit i: the yield i yields ago was long

@@ -27,7 +27,6 @@ struct NodeRegion::Header {
   std::uint32_t attached;
   alignas(64) std::uint32_t refs[kMaxSlots];  // references per slot, 0 = free
   alignas(64) std::uint32_t crowded;          // crowded_word()
-  alignas(64) std::uint32_t asleep;           // asleep_word()
 };
 
 
@@ -103,7 +102,6 @@ void NodeRegion::release(int index) {
 }
 
 std::uint32_t* NodeRegion::crowded_word() const { return &header()->crowded; }
-std::uint32_t* NodeRegion::asleep_word() const { return &header()->asleep; }
 
 int NodeRegion::references(int index) const {
   return static_cast<int>(std::atomic_ref<std::uint32_t>(header()->refs[index]).load(std::memory_order_acquire));

@@ -61,10 +61,6 @@ class NodeRegion {
   // A word on a line of its own, zero at creation, that any member may set: other programs crowd
   // the node's cores (the progress engine's self-binding reads it; see base/self_binding.hpp).
   std::uint32_t* crowded_word() const;
-  // A word on a line of its own, zero at creation: how many members sleep in the kernel now
-  // (each counts itself around its sleep; the progress engine compares it with the machine's
-  // runnable tasks).
-  std::uint32_t* asleep_word() const;
 
   // Whether this process is registered for process_barrier() (by create() or open()): its stores
   // of a word that a sleeper may wait on then need no fence before it loads the sleeper count.

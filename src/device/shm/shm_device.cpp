@@ -645,6 +645,15 @@ int ShmDevice::cpu_mates() const {
   return n;
 }
 
+int ShmDevice::peers_asleep() const {
+  if (!segment_.valid()) return 0;
+  int n = 0;
+  for (const Peer& p : peers_) {
+    n += !p.failed && p.ctrl && (load32(p.ctrl->sleeping, std::memory_order_relaxed) & kAsleep) != 0;
+  }
+  return n;
+}
+
 void ShmDevice::wait(std::chrono::microseconds timeout) { sleep(timeout, true); }
 
 void ShmDevice::wait_for_cpu_mate(std::chrono::microseconds timeout) { sleep(timeout, false); }
