@@ -7,12 +7,15 @@
  *   hop   from the start of k's send to the end of k+1's receive (median, mean, 90th percentile)
  *   send  how long k's MPI_Send took (median): a sender preempted by the rank it woke, or one
  *         that waits for its receiver (rendezvous), returns late
- * and "ring_s_per_1000_rounds <seconds>". The first round is left out. Builds against any MPI;
+ * and "ring_s_per_1000_rounds <seconds>". The first round is left out. RING_HOPS_DUMP=PATH (environment):
+ * each rank also writes its marks to PATH.<rank> ("# rank R pid P", then "round send_start send_end
+ * recv_end" in CLOCK_MONOTONIC microseconds), to line up with `perf record -k CLOCK_MONOTONIC`. Builds against any MPI;
  * bench/ring_hops.sh runs it with RailMPI and Open MPI side by side. */
 #include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_us(void) {
     struct timespec t;
@@ -71,6 +74,20 @@ int main(int argc, char **argv) {
             m[SEND_START] = now_us();
             MPI_Send(buf, n, MPI_BYTE, right, i, MPI_COMM_WORLD);
             m[SEND_END] = now_us();
+        }
+    }
+    const char *dump = getenv("RING_HOPS_DUMP");
+    if (dump && *dump) {
+        char name[4096];
+        snprintf(name, sizeof name, "%s.%d", dump, rank);
+        FILE *f = fopen(name, "w");
+        if (f) {
+            fprintf(f, "# rank %d pid %ld\n", rank, (long)getpid());
+            for (int i = 0; i < rounds; i++) {
+                const double *m = marks + (size_t)i * MARKS;
+                fprintf(f, "%d %.3f %.3f %.3f\n", i, m[SEND_START], m[SEND_END], m[RECV_END]);
+            }
+            fclose(f);
         }
     }
     double *all = rank == 0 ? malloc(sizeof(double) * (size_t)rounds * MARKS * (size_t)size) : NULL;
