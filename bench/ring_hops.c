@@ -7,10 +7,11 @@
  *   hop   from the start of k's send to the end of k+1's receive (median, mean, 90th percentile)
  *   send  how long k's MPI_Send took (median): a sender preempted by the rank it woke, or one
  *         that waits for its receiver (rendezvous), returns late
- * and "ring_s_per_1000_rounds <seconds>". The first round is left out. RING_HOPS_DUMP=PATH (environment):
- * each rank also writes its marks to PATH.<rank> ("# rank R pid P", then "round send_start send_end
- * recv_end" in CLOCK_MONOTONIC microseconds), to line up with `perf record -k CLOCK_MONOTONIC`. Builds against any MPI;
- * bench/ring_hops.sh runs it with RailMPI and Open MPI side by side. */
+ * and "ring_s_per_1000_rounds <seconds>". The first round is left out.
+ * RING_HOPS_DUMP=PATH (environment): each rank also writes its marks to PATH.<rank> ("# rank R pid
+ * P", then "round send_start send_end recv_end" in CLOCK_MONOTONIC microseconds), to line up with
+ * `perf record -k CLOCK_MONOTONIC`. Builds against any MPI; bench/ring_hops.sh runs it with RailMPI
+ * and Open MPI side by side. */
 #include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,14 +20,13 @@
 // epoch of the steady schedule continues): the first 0.4-1 ms of a ping-pong find the best
 // spacing, instead of the 6.5 ms of kMeasureEvery * kChoices epochs (osu_latency's 0 B point
 // takes about 3 ms: in minutes where a set 4 PAUSEs took 0.165-0.172 us at every size 0-64 B,
-// the automatic spacing took 0.33 / 0.26 / 0.20 at 0 / 1 / 2 B and 0.19-0.20 from 4 B on). What
-// is timed is the stretch from the end of one
-// wait to the end of the next, the whole round of a ping-pong: a steal of this rank's line makes
-// its own sends' stores wait, before its wait begins (a wait alone timed showed 2 against 1 PAUSE
-// 6-10% apart where whole runs were 25%). The counter is read at the end of one wait in
-// kTimeEvery and of the wait after it; the spacing in use changes at the first of them only, and
-// a stretch counts when the spacing was the epoch's since the marked wait before (the peer has
-// switched too by then).
+// the automatic spacing took 0.33 / 0.26 / 0.20 at 0 / 1 / 2 B and 0.19-0.20 from 4 B on).
+// What is timed is the stretch from the end of one wait to the end of the next, the whole round
+// of a ping-pong: a steal of this rank's line makes its own sends' stores wait, before its wait
+// begins (a wait alone timed showed 2 against 1 PAUSE 6-10% apart where whole runs were 25%).
+// The counter is read at the end of one wait in kTimeEvery and of the wait after it; the spacing
+// in use changes at the first of them only, and a stretch counts when the spacing was the
+// epoch's since the marked wait before (the peer has switched too by then).
 //
 // Only stretches whose wait ended within kMaxTimedPolls polls count (a longer one waits for its
 // peer's work, not for the line), and a sample counts as at most twice its spacing's average (an
