@@ -9,8 +9,8 @@ using namespace railmpi::api;
 namespace {
 
 // The short path: contiguous data, not synchronous, and the route takes the eager frame now.
-bool send_now(Instance& in, const core::Communicator& c, const void* buf, int count, const core::TypeInfo& t, int dest,
-              int tag, p2p::SendMode mode) {
+[[gnu::always_inline]] inline bool send_now(Instance& in, const core::Communicator& c, const void* buf, int count,
+                                            const core::TypeInfo& t, int dest, int tag, p2p::SendMode mode) {
   return t.contiguous && mode != p2p::SendMode::synchronous &&
          in.p2p->try_send_now(contiguous_start(buf, t), t.size * std::size_t(count), c.job_rank(dest), c.context,
                               c.rank, tag);
@@ -28,8 +28,8 @@ bool send_now(Instance& in, const core::Communicator& c, const void* buf, int co
   return MPI_SUCCESS;
 }
 
-int blocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                  p2p::SendMode mode) {
+[[gnu::always_inline]] inline int blocking_send(const char* call, const void* buf, int count, MPI_Datatype type,
+                                                int dest, int tag, MPI_Comm comm, p2p::SendMode mode) {
   core::Communicator* c;
   core::TypeInfo t;
   if (int e = check_send(call, buf, count, type, dest, tag, comm, c, t)) return e;

@@ -61,7 +61,8 @@ class MultiMethod {
   // The small-message hot path: the frame leaves now (true) or nothing happens (false: the
   // caller builds a SendOp and uses send()). Only the shm route takes frames this way; its
   // device keeps the order with frames queued by send().
-  bool try_send_now(int peer, std::span<const std::byte> header, std::span<const std::byte> payload) {
+  [[gnu::always_inline]] bool try_send_now(int peer, std::span<const std::byte> header,
+                                           std::span<const std::byte> payload) {
     return routes_[peer] == Route::shm && shm_->try_send_now(peer, header, payload);
   }
 

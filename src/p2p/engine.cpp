@@ -242,17 +242,15 @@ void Engine::send_event_done(Request& r) {
   if (--r.waiting == 0) complete(r);
 }
 
-void Engine::complete(Request& r) {
-  if (r.packed) [[unlikely]] {
+void Engine::release(Request& r) {
+  if (r.packed) {
     delete[] r.packed;
     r.packed = nullptr;
   }
-  if (r.rendezvous_send) [[unlikely]] {
+  if (r.rendezvous_send) {
     r.rendezvous_send = false;
     --rendezvous_sends_[static_cast<std::size_t>(r.peer)];
   }
-  r.complete = true;
-  if (r.on_complete) r.on_complete(r);
 }
 
 Engine::ControlOp* Engine::control_op() {
@@ -578,8 +576,9 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
   base::fatal("frame of unknown kind %d from rank %d", int(h.kind), peer);
 }
 
-inline void Engine::handle_eager(int peer, const Envelope& env, std::uint8_t flags, std::uint64_t sender_req,
-                                 std::span<const std::byte> payload, device::ReadHint hint) {
+[[gnu::always_inline]] inline void Engine::handle_eager(int peer, const Envelope& env, std::uint8_t flags,
+                                                        std::uint64_t sender_req, std::span<const std::byte> payload,
+                                                        device::ReadHint hint) {
   heard_since_send_[static_cast<std::size_t>(peer)] = 1;
   if (Request* r = posted_.take(env.context, env.source, env.tag)) [[likely]] {
     r->status_source = env.source;
@@ -702,10 +701,10 @@ bool Engine::read_single_copy(Request& r, int peer, std::size_t n, std::uint64_t
   return mcm_.read_remote_layout(peer, remote, local, n);
 }
 
-void Engine::place(Request& r, std::size_t at, std::span<const std::byte> bytes, device::ReadHint hint) {
-  if (r.layout) [[unlikely]] {
+void Engine::place_out_of_line(Request& r, std::size_t at, std::span<const std::byte> bytes, device::ReadHint hint) {
+  if (r.layout) {
     if (!bytes.empty()) base::scatter(*r.layout, at, bytes);
-  } else if (bytes.size() <= base::kShortCopyMax) [[likely]] {
+  } else if (bytes.size() <= base::kShortCopyMax) {
     base::short_copy(r.buf + at, bytes.data(), bytes.size());
   } else {
     copy_received(r.buf + at, bytes, hint);
