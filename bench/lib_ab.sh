@@ -12,6 +12,8 @@
 # Keep a copy of the library before a change (cp build/lib/libmpi.so.12* /tmp/lib_before/), rebuild,
 # then: bash bench/lib_ab.sh /tmp/lib_before build/lib osu_latency -m 128
 # Programs with positional arguments too: NP=8 bash bench/lib_ab.sh A B oversub_loop ring 5000
+# A change of a few percent on the one-way: ROUNDS=150 bash bench/lib_ab.sh A B osu_latency -m 64
+# (about 0.1 s a round) and read the whole-run lines at the end.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 3 ] || { echo "usage: lib_ab.sh LIB_A LIB_B PROGRAM [ARGS...]" >&2; exit 2; }
@@ -60,6 +62,34 @@ summary() {
 }
 echo "# size, median A, median B, B/A"
 summary "$work/all"
+# Whole runs: each run's geometric mean over its sizes; per round the ratio of B's to A's, their
+# geometric mean with a standard error (a change of 2-5% on a one-way needs 100-150 rounds: whole
+# runs move about 15% from one to the next here). Then by placement: runs within 1.3x of the
+# fastest run are "fast", the rest "slow" (on this host a run lands in one or the other, 0.09 or
+# 0.17-0.22 us one-way), so B/A compares like with like even when A and B land unevenly.
+awk '$4 > 0 { k = $1 " " $2; s[k] += log($4); n[k]++ }
+    END {
+        for (k in s) { g[k] = exp(s[k] / n[k]); if (min == "" || g[k] < min) min = g[k] }
+        for (k in s) {
+            split(k, f, " ")
+            c = (g[k] < 1.3 * min) ? "fast" : "slow"
+            cs[c, f[2]] += log(g[k]); cn[c, f[2]]++
+            if (f[2] == "A" && ((f[1] " B") in g)) { d = log(g[f[1] " B"] / g[k]); sd += d; sd2 += d * d; nd++ }
+        }
+        if (nd > 1) {
+            m = sd / nd; se = sqrt((sd2 / nd - m * m) / (nd - 1))
+            printf "# whole runs, B/A per round: %.3f (standard error %.3f, %d rounds)\n", exp(m), exp(m) * se, nd
+        }
+        for (ci = 1; ci <= 2; ci++) {
+            c = ci == 1 ? "fast" : "slow"
+            if (cn[c, "A"] && cn[c, "B"])
+                printf "# %s runs: A %d, geo-mean %.4g; B %d, geo-mean %.4g; B/A %.3f\n", c, cn[c, "A"],
+                    exp(cs[c, "A"] / cn[c, "A"]), cn[c, "B"], exp(cs[c, "B"] / cn[c, "B"]),
+                    exp(cs[c, "B"] / cn[c, "B"] - cs[c, "A"] / cn[c, "A"])
+            else if (cn[c, "A"] + cn[c, "B"])
+                printf "# %s runs: A %d, B %d\n", c, cn[c, "A"], cn[c, "B"]
+        }
+    }' "$work/all"
 if [ "${PHASE:-0}" = 1 ] && [ -s "$work/phase" ]; then
     cut -d' ' -f2 "$work/phase" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' >"$work/cut"
     for half in fast slow; do
