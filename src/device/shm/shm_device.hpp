@@ -376,7 +376,8 @@ class ShmDevice final : public Device {
     if (slot != nullptr && slot != &p) slot->watching = false;  // its messages wait for a line tick
     slot = &p;
   }
-  // Receives p's frames in order: its ring's and its pair line's. Returns the frames.
+  // Receives p's frames in order: its ring's and its pair line's. Returns the frames. Precondition:
+  // a frame waits in p's ring (poll() delivers a pair-line message alone itself).
   int receive(Peer& p);
   int deliver_line(Peer& p);
   // Copies op's frame (payload, or its layout's runs) into p's ring; false when it does not fit now.
