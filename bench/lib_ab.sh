@@ -12,8 +12,8 @@
 # Keep a copy of the library before a change (cp build/lib/libmpi.so.12* /tmp/lib_before/), rebuild,
 # then: bash bench/lib_ab.sh /tmp/lib_before build/lib osu_latency -m 128
 # Programs with positional arguments too: NP=8 bash bench/lib_ab.sh A B oversub_loop ring 5000
-# A change of a few percent on the one-way: ROUNDS=150 bash bench/lib_ab.sh A B osu_latency -m 64
-# (about 0.1 s a round) and read the whole-run lines at the end.
+# A change of a few percent on the one-way: ROUNDS=300 bash bench/lib_ab.sh A B osu_latency -m 64
+# (about 0.05 s a round), then B A the other way round, and read the whole-run lines at the end.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 3 ] || { echo "usage: lib_ab.sh LIB_A LIB_B PROGRAM [ARGS...]" >&2; exit 2; }
@@ -64,8 +64,8 @@ echo "# size, median A, median B, B/A"
 summary "$work/all"
 # Whole runs: each run's geometric mean over its sizes; per round the ratio of B's to A's, their
 # geometric mean with a standard error (a change of 2-5% on a one-way needs 100-150 rounds: whole
-# runs move about 15% from one to the next here). Then by placement: runs within 1.3x of the
-# fastest run are "fast", the rest "slow" (on this host a run lands in one or the other, 0.09 or
+# runs move about 15% from one to the next here). Then by placement (for times, lower is faster):
+# runs within 1.3x of the fastest run are "fast", the rest "slow" (on this host a run lands in one or the other, 0.09 or
 # 0.17-0.22 us one-way), so B/A compares like with like even when A and B land unevenly.
 awk '$4 > 0 { k = $1 " " $2; s[k] += log($4); n[k]++ }
     END {

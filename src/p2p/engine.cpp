@@ -704,10 +704,8 @@ bool Engine::read_single_copy(Request& r, int peer, std::size_t n, std::uint64_t
 void Engine::place_out_of_line(Request& r, std::size_t at, std::span<const std::byte> bytes, device::ReadHint hint) {
   if (r.layout) {
     if (!bytes.empty()) base::scatter(*r.layout, at, bytes);
-  } else if (bytes.size() <= base::kShortCopyMax) {
-    base::short_copy(r.buf + at, bytes.data(), bytes.size());
   } else {
-    copy_received(r.buf + at, bytes, hint);
+    copy_received(r.buf + at, bytes, hint);  // more than a short copy: place() took those
   }
 }
 

@@ -166,6 +166,7 @@ class Engine {
     }
     place_out_of_line(r, at, bytes, hint);
   }
+  // place() for a layout, or for more bytes than a short copy.
   static void place_out_of_line(Request& r, std::size_t at, std::span<const std::byte> bytes,
                                 device::ReadHint hint);
   static void on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload,
