@@ -75,6 +75,9 @@ class MultiMethod {
     return n;
   }
 
+  // poll() of the shm device's channel from `peer` only (a rank it serves), else poll().
+  int poll_peer(int peer) { return routes_[peer] == Route::shm && poll_shm_ ? shm_->poll_peer(peer) : poll(); }
+
   // Blocks until something may have arrived (bounded by timeout).
   void wait(std::chrono::microseconds timeout);
   // Whether wait() returns as soon as anything arrives (one device can block: the shm doorbell or

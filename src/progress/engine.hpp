@@ -206,6 +206,13 @@ class Engine {
     return n;
   }
 
+  // poll() of the devices' channel from job rank `peer` only, then the upper layers' deferred work.
+  int poll_peer(int peer) {
+    const int n = mcm_.poll_peer(peer);
+    if (*hooks_[0].armed || *hooks_[1].armed || *hooks_[2].armed) [[unlikely]] return n + run_hooks();
+    return n;
+  }
+
   // One poll for a caller that tests and comes back (MPI_Test, MPI_Iprobe loops): after spin_
   // polls in a row that found nothing, the core is yielded once, so a rank looping on MPI_Test
   // on an oversubscribed node lets the ranks it waits for run.
@@ -452,6 +459,11 @@ class Engine {
       ++sleeps_;
       ++cpu_mate_sleeps_;
       mcm_.wait_for_cpu_mate(kMateSleep);
+      // The mate's wake says where its message is: its channel first, the other peers' lines
+      // (cold after the switch) only if that did not end the wait (8 ranks on 2 cores,
+      // bench/lib_ab.sh oversub_loop ring 2000, 2 x 300 rounds: 0.989 and 1/1.015 the time,
+      // standard error 0.005-0.008).
+      if (poll_peer(peer) > 0 && done()) return true;
       poll();
     }
     return true;

@@ -562,6 +562,19 @@ int ShmDevice::poll() {
   return events;
 }
 
+int ShmDevice::poll_peer(int peer) {
+  const int idx = (peer >= 0 && peer < job_size_) ? index_of_rank_[std::size_t(peer)] : -1;
+  if (idx < 0 || !handler_.on_frame) return 0;
+  Peer& p = peers_[std::size_t(idx)];
+  if (p.in.ready()) return receive(p);
+  if (p.line.pending() && p.line.due(p.in.cell_head())) {
+    const int n = deliver_line(p);
+    p.out.heard();
+    return n;
+  }
+  return 0;
+}
+
 bool ShmDevice::anything_to_do(std::memory_order mo) {
   for (Peer& p : peers_) {
     if (p.in.ready(mo) || p.line.pending(mo)) return true;

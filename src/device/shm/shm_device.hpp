@@ -149,6 +149,9 @@ class ShmDevice final : public Device {
     return true;
   }
   int poll() override;
+  // poll() for one peer's ring and pair line only (job rank `peer`, served here): the wait of a
+  // rank its CPU mate woke, whose message is there.
+  int poll_peer(int peer);
   void wait(std::chrono::microseconds timeout) override;
   // Tells the node's ranks the CPU this rank is bound to (-1: none, or no longer).
   void set_cpu(int cpu);

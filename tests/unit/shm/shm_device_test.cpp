@@ -1359,3 +1359,59 @@ TEST(ShmDevice, PairLinePingPongAndSettingOff) {
     });
   }
 }
+
+// poll_peer(r) delivers the frames of rank r only (its rings' and its pair line's), and nothing
+// for a rank the device does not serve.
+TEST(ShmDevice, PollPeerDeliversThatPeersFramesOnly) {
+  run_ranks(3, [](int rank) {
+    base::Settings s = default_settings();
+    s.shm_pair_line = true;
+    auto dev = start(rank, 3, s);
+    int from[3] = {0, 0, 0};
+    Handler h;
+    h.frame = [&](int peer, std::span<const std::byte>, std::span<const std::byte>) { ++from[peer]; };
+    dev->set_handler(h.raw());
+    std::vector<std::byte> payload(5000, std::byte(7));
+    std::deque<SendOp> ops;
+    if (rank != 0) {
+      for (const std::size_t len : {5000, 100}) {  // packet ring, cell ring
+        SendOp& op = ops.emplace_back();
+        fill_op(op, 16, len);
+        op.payload = payload.data();
+        op.payload_len = len;
+        dev->send(0, op);
+      }
+      CHECK(poll_until(*dev, [&] { return dev->idle(); }));
+      const std::byte tiny[4] = {};  // cell ring; says this rank now watches the pair line
+      CHECK(dev->try_send_now(0, tiny, std::span(payload.data(), 8)));
+      CHECK(poll_until(*dev, [&] { return dev->idle(); }));
+    }
+    area_barrier(nullptr);  // every frame is in rank 0's rings
+    int bad = 0;
+    if (rank == 0) {
+      bad += dev->poll_peer(2) != 3;
+      bad += from[1] != 0 || from[2] != 3;
+      bad += dev->poll_peer(1) != 3;
+      bad += from[1] != 3 || from[2] != 3;
+      bad += dev->poll_peer(1) != 0 || dev->poll_peer(0) != 0 || dev->poll_peer(-1) != 0 || dev->poll_peer(3) != 0;
+    }
+    // The pair line: rank 0's tiny message makes it watch the line, and rank 1's answer takes it.
+    const std::byte header[4] = {};
+    const std::uint64_t word = 42;
+    if (rank == 0) CHECK(dev->try_send_now(1, header, std::as_bytes(std::span(&word, 1))));
+    if (rank == 1) {
+      CHECK(poll_until(*dev, [&] { return from[0] == 1; }));
+      CHECK(dev->try_send_now(0, header, std::as_bytes(std::span(&word, 1))));
+      bad += dev->line_posts() != 1;
+    }
+    area_barrier(nullptr);
+    if (rank == 0) {
+      bad += dev->poll_peer(2) != 0;
+      bad += dev->poll_peer(1) != 1 || from[1] != 4;
+      bad += dev->line_posts() != 1;
+    }
+    finish(*dev);
+    if (bad) std::fprintf(stderr, "rank %d: %d checks failed (frames from 1: %d, from 2: %d)\n", rank, bad, from[1], from[2]);
+    return bad ? 1 : 0;
+  });
+}
