@@ -275,7 +275,7 @@ class Engine {
           int yields = -1;  // -1: not done within its yields
           for (int i = 0; i < mates * kMateYieldRounds; ++i) {
             const bool go_on = yield_core();
-            if (poll() > 0 && done()) {
+            if (poll_after_yield(peer) > 0 && done()) {
               yields = i + 1;
               break;
             }
@@ -352,7 +352,7 @@ class Engine {
       if (awaiting && tell_awaiting_and_poll(done, awaited)) return;
       for (unsigned i = 0; i < yields || (!oversubscribed_ && Clock::now() < awake_until); ++i) {
         const bool go_on = yield_core();
-        const int events = poll();
+        const int events = poll_after_yield(awaited);
         if (done()) {
           if (awaiting) mcm_.end_awaiting();
           return;
@@ -368,6 +368,16 @@ class Engine {
       if (sleep_until_arrival(done)) return;
     }
   }
+
+  // The poll after a yield of a wait for job rank `awaited` (-1: any): that rank's channel only,
+  // and every kFullPollEvery-th time every device (the other peers' frames and this rank's queued
+  // sends still move, a few yields later).
+  int poll_after_yield(int awaited) {
+    if (awaited < 0 || ++yield_polls_ % kFullPollEvery == 0) return poll();
+    return poll_peer(awaited);
+  }
+  static constexpr unsigned kFullPollEvery = 4;
+  unsigned yield_polls_ = 0;
 
   // Tells the node's ranks that this rank waits for job rank `awaited` (-1: any; see
   // peer_waits_long()), then polls: a message that came before the tell is found now, one after
