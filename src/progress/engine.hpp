@@ -69,6 +69,7 @@
 #include "progress/crowding_evidence.hpp"
 #include "progress/mate_waits.hpp"
 #include "progress/poll_spacing.hpp"
+#include "progress/yield_clock.hpp"
 
 namespace railmpi::progress {
 
@@ -180,10 +181,16 @@ class Engine {
       return true;
     }
     ++yields_;
-    const auto t0 = Clock::now();
+    const std::uint64_t k0 = base::ticks();
     sched_yield();
-    const auto t1 = Clock::now();
-    if (!yield_shows_crowding(t1 - t0) || !crowding_.seen(t1)) {
+    const std::uint64_t k1 = base::ticks();
+    Clock::duration took{};
+    Clock::time_point t1{};  // read only when the yield may have been long
+    if (yield_clock_.maybe_long(k1 - k0)) [[unlikely]] {
+      t1 = Clock::now();
+      took = yield_clock_.length(k1 - k0, k1, t1);
+    }
+    if (!yield_shows_crowding(took) || !crowding_.seen(t1)) {
       if (binding_.bound() && crowded_word_ && std::atomic_ref(*crowded_word_).load(std::memory_order_relaxed))
         [[unlikely]] let_go_of_binding(nullptr);
       return true;
@@ -191,8 +198,8 @@ class Engine {
     crowded_until_ = t1 + kCrowdedFor;
     if (binding_.bound()) [[unlikely]] {
       if (crowded_word_) std::atomic_ref(*crowded_word_).store(1, std::memory_order_relaxed);
-      const auto took = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0);
-      let_go_of_binding(&took);
+      const auto took_us = std::chrono::duration_cast<std::chrono::microseconds>(took);
+      let_go_of_binding(&took_us);
     }
     return false;
   }
@@ -542,6 +549,7 @@ class Engine {
   std::uint64_t stalls_ = 0;
   std::uint64_t long_yields_seen_ = 0;  // bit i: the yield i yields ago was long
   CrowdingEvidence crowding_;  // of the oversubscribed yields
+  YieldClock yield_clock_{kLongYield};
   static constexpr bool kNever = false;
   struct Hook {
     int (*run)(void*) = nullptr;
