@@ -75,6 +75,14 @@ class MultiMethod {
     return n;
   }
 
+  // The shm device's doorbell count (0 without it), which a frame to this rank rings while it
+  // awaits (begin_awaiting()).
+  std::uint32_t doorbell() const { return shm_ ? shm_->doorbell() : 0; }
+  // Whether a poll of every device would find nothing that poll_peer() does not: only the shm
+  // device is in use, it queues no send of this rank, and its doorbell still reads `bell`.
+  bool quiet_since(std::uint32_t bell) const {
+    return poll_shm_ && !poll_tcp_ && !has_rails_ && shm_->idle() && shm_->doorbell() == bell;
+  }
   // poll() of the shm device's channel from `peer` only (a rank it serves), else poll().
   int poll_peer(int peer) { return routes_[peer] == Route::shm && poll_shm_ ? shm_->poll_peer(peer) : poll(); }
 

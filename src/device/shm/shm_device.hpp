@@ -173,6 +173,10 @@ class ShmDevice final : public Device {
   // rings its doorbell (no wake while it does not sleep), which unanswered_chain() reads.
   // end_awaiting() when the wait ends or goes to sleep (the rank it awaits stays told).
   void begin_awaiting(int awaited);
+  // This rank's doorbell count: rung by every frame sent to it while it awaits or sleeps.
+  std::uint32_t doorbell() const {
+    return segment_.valid() ? std::atomic_ref<std::uint32_t>(my_ctrl()->doorbell).load(std::memory_order_acquire) : 0;
+  }
   void end_awaiting();
   // wait() for a rank whose wake is to come from a rank bound to its own CPU (shares_cpu()): no
   // process barrier before the sleep. The two never run at once, and a context switch between
