@@ -84,7 +84,9 @@ class MultiMethod {
     return poll_shm_ && !poll_tcp_ && !has_rails_ && shm_->idle() && shm_->doorbell() == bell;
   }
   // poll() of the shm device's channel from `peer` only (a rank it serves), else poll().
-  int poll_peer(int peer) { return routes_[peer] == Route::shm && poll_shm_ ? shm_->poll_peer(peer) : poll(); }
+  int poll_peer(int peer) {
+    return peer >= 0 && peer < size_ && routes_[peer] == Route::shm && poll_shm_ ? shm_->poll_peer(peer) : poll();
+  }
 
   // Blocks until something may have arrived (bounded by timeout).
   void wait(std::chrono::microseconds timeout);

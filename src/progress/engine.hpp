@@ -206,19 +206,10 @@ class Engine {
 
   // One pass over every device, then the upper layers' deferred work (collective schedules whose
   // round finished). Returns the number of events.
-  int poll() {
-    const int n = mcm_.poll();
-    // Three loads and a test when no hook is armed (a slot without a hook points at kNever).
-    if (*hooks_[0].armed || *hooks_[1].armed || *hooks_[2].armed) [[unlikely]] return n + run_hooks();
-    return n;
-  }
+  int poll() { return with_hooks(mcm_.poll()); }
 
   // poll() of the devices' channel from job rank `peer` only, then the upper layers' deferred work.
-  int poll_peer(int peer) {
-    const int n = mcm_.poll_peer(peer);
-    if (*hooks_[0].armed || *hooks_[1].armed || *hooks_[2].armed) [[unlikely]] return n + run_hooks();
-    return n;
-  }
+  int poll_peer(int peer) { return with_hooks(mcm_.poll_peer(peer)); }
 
   // One poll for a caller that tests and comes back (MPI_Test, MPI_Iprobe loops): after spin_
   // polls in a row that found nothing, the core is yielded once, so a rank looping on MPI_Test
@@ -564,6 +555,12 @@ class Engine {
     const bool* armed = &kNever;
   };
   Hook hooks_[3];
+  // `n` events of a device pass, and the hooks' if any is armed: three loads and a test when none
+  // is (a slot without a hook points at kNever).
+  int with_hooks(int n) {
+    if (*hooks_[0].armed || *hooks_[1].armed || *hooks_[2].armed) [[unlikely]] return n + run_hooks();
+    return n;
+  }
   [[gnu::noinline]] int run_hooks() {
     int n = 0;
     for (const Hook& h : hooks_) {

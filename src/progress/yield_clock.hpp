@@ -34,7 +34,8 @@ class YieldClock {
   // passed since then, that time (the yield took no longer, so it was not long).
   Clock::duration length(std::uint64_t ticks, std::uint64_t end, Clock::time_point now) const {
     const Clock::duration since = now - start_;
-    if (since < least_long_ || end <= start_ticks_) return since < least_long_ ? since : nanoseconds(ticks);
+    if (since < least_long_) return since;
+    if (end <= start_ticks_) return nanoseconds(ticks);  // a counter that went back: take ticks as ns
     const double per_tick = static_cast<double>(since.count()) / static_cast<double>(end - start_ticks_);
     return Clock::duration(static_cast<Clock::rep>(static_cast<double>(ticks) * per_tick));
   }

@@ -536,23 +536,29 @@ int ShmDevice::receive(Peer& p) {
   return r.frames + lines;
 }
 
+// One peer's frames: its ring's (receive()), or a message alone on its pair line, looked at when
+// `look_at_line` (the line is read only while this rank watches it, and at line ticks).
+[[gnu::always_inline]] inline int ShmDevice::poll_one(Peer& p, bool look_at_line) {
+  if (p.in.ready()) [[unlikely]]
+    return receive(p);
+  if (look_at_line && p.line.pending() && p.line.due(p.in.cell_head())) {
+    // The pair line alone: a ping-pong's message, handled here rather than in receive(): a call
+    // and a second test of the ring less on the one-way's path, about 25 instructions (callgrind,
+    // osu_latency 8 B); bench/lib_ab.sh osu_latency 0-64 B, 2 x 300 rounds: 0.946 and 1/1.048 the
+    // time (standard error 0.005-0.008). Due unless ring frames written before it are not
+    // visible yet.
+    const int n = deliver_line(p);
+    p.out.heard();
+    return n;
+  }
+  return 0;
+}
+
 int ShmDevice::poll() {
   int events = 0;
   if (handler_.on_frame) {
     const bool tick = ++line_tick_ % kLineTick == 0;
-    for (Peer& p : peers_) {
-      if (p.in.ready()) [[unlikely]] {
-        events += receive(p);
-      } else if ((p.watching || tick) && p.line.pending() && p.line.due(p.in.cell_head())) {
-        // The pair line alone: a ping-pong's message, handled here rather than in receive(): a
-        // call and a second test of the ring less on the one-way's path, about 25 instructions
-        // (callgrind, osu_latency 8 B); bench/lib_ab.sh osu_latency 0-64 B, 2 x 300 rounds:
-        // 0.946 and 1/1.048 the time (standard error 0.005-0.008). Due unless ring frames written
-        // before it are not visible yet.
-        events += deliver_line(p);
-        p.out.heard();
-      }
-    }
+    for (Peer& p : peers_) events += poll_one(p, p.watching || tick);
   }
   if (queued_) {
     for (Peer& p : peers_) {
@@ -565,14 +571,7 @@ int ShmDevice::poll() {
 int ShmDevice::poll_peer(int peer) {
   const int idx = (peer >= 0 && peer < job_size_) ? index_of_rank_[std::size_t(peer)] : -1;
   if (idx < 0 || !handler_.on_frame) return 0;
-  Peer& p = peers_[std::size_t(idx)];
-  if (p.in.ready()) return receive(p);
-  if (p.line.pending() && p.line.due(p.in.cell_head())) {
-    const int n = deliver_line(p);
-    p.out.heard();
-    return n;
-  }
-  return 0;
+  return poll_one(peers_[std::size_t(idx)], true);
 }
 
 bool ShmDevice::anything_to_do(std::memory_order mo) {

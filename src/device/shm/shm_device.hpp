@@ -387,6 +387,7 @@ class ShmDevice final : public Device {
   // a frame waits in p's ring (poll() delivers a pair-line message alone itself).
   int receive(Peer& p);
   int deliver_line(Peer& p);
+  int poll_one(Peer& p, bool look_at_line);
   // Copies op's frame (payload, or its layout's runs) into p's ring; false when it does not fit now.
   // Times the copy now and then while both ways are measured (time_copies_).
   bool write_frame(Peer& p, const SendOp& op);
