@@ -74,6 +74,8 @@ constexpr std::array kSpecs{
                 "CPUs the ranks on this machine share, which decides whether it is oversubscribed; `mpiexec` sets it to the size of its own affinity mask for every rank it starts on its machine (a rank bound to one core sees one CPU) (empty: the rank's own affinity mask)."},
     SettingSpec{"RAILMPI_SELF_BIND_CPU", "",
                 "CPU a rank binds itself to at MPI_Init when it binds itself (`RAILMPI_BIND=auto`, more ranks on the machine than CPUs); `mpiexec` sets it for every rank it starts so, in blocks (consecutive ranks on one CPU, with round robin's counts; pairs dealt round robin when each CPU gets the same even number of 4 or more) over its mask from the CPUs where other running RailMPI jobs (`RAILMPI_CPU_CLAIMS`) run the fewest ranks: two 3-rank jobs on 2 CPUs run 3 ranks on each, not 4 and 2 (two 3-rank compute jobs started at once, `NP=3 bash bench/concurrent_jobs.sh`: the slower 1.50-1.58x the time of one alone, against 1.95-2.03x with `RAILMPI_CPU_CLAIMS=none`, MPICH 1.86-1.92x, Open MPI 1.78-2.08x) (empty, or a CPU not in the rank's mask: the rank's position among the machine's ranks, in blocks over its mask)."},
+    SettingSpec{"RAILMPI_GLIBC_RSEQ", "",
+                "Whether the ranks `mpiexec` starts on its own machine (fork and netns launchers) keep glibc's restartable sequence, which the kernel updates each time a thread is switched in: empty (automatic) turns it off (`glibc.pthread.rseq=0` added to their `GLIBC_TUNABLES`) when the machine runs more ranks than CPUs, where a waiting rank's yields switch at every hop (8 ranks on 2 CPUs, the ring of bench/oversub_loop: 0.94 the time, `bench/lib_ab.sh` with `ENV_B=GLIBC_TUNABLES=glibc.pthread.rseq=0`, 60 rounds; the update took 3% of the CPU time); `0` turns it off always, `1` leaves glibc's choice. A `GLIBC_TUNABLES` that sets `glibc.pthread.rseq` already is left alone. Without the sequence `sched_getcpu` asks the vDSO."},
     SettingSpec{"RAILMPI_LOCAL_SIZE", "",
                 "Ranks of the job on this rank's node; `mpiexec` sets it for every rank it starts. It sizes the shared-memory rings when `RAILMPI_SHM_RING_BYTES` is empty (empty: the job's size)."},
 };
@@ -185,6 +187,8 @@ Settings Settings::from_environment() {
   s.machine_cpus = base::machine_cpus();
   const std::size_t self_bind_cpu = read_size_or_automatic("RAILMPI_SELF_BIND_CPU");
   s.self_bind_cpu = self_bind_cpu == kAutomatic ? -1 : static_cast<int>(std::min<std::size_t>(self_bind_cpu, 1u << 20));
+  s.glibc_rseq = read_size_or_automatic("RAILMPI_GLIBC_RSEQ");
+  if (s.glibc_rseq != kAutomatic && s.glibc_rseq > 1) s.glibc_rseq = 1;
   const std::size_t local = read_size_or_automatic("RAILMPI_LOCAL_SIZE");
   s.local_size = local == kAutomatic ? 0 : static_cast<unsigned>(std::min<std::size_t>(local, 1u << 20));
   return s;
@@ -230,6 +234,7 @@ std::string Settings::value_text(std::string_view name) const {
   if (name == "RAILMPI_CPU_CLAIMS") return cpu_claims;
   if (name == "RAILMPI_MACHINE_CPUS") return std::to_string(machine_cpus);
   if (name == "RAILMPI_SELF_BIND_CPU") return self_bind_cpu < 0 ? std::string() : std::to_string(self_bind_cpu);
+  if (name == "RAILMPI_GLIBC_RSEQ") return glibc_rseq == kAutomatic ? std::string() : std::to_string(glibc_rseq);
   if (name == "RAILMPI_LOCAL_SIZE") return local_size == 0 ? std::string() : std::to_string(local_size);
   return {};
 }

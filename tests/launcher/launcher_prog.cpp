@@ -2,11 +2,15 @@
 //   launcher_prog MODE [DIR]
 // Modes: exchange, exchange_env (also checks RAILMPI_* variables), abort, crash, exitcode,
 // nofinalize, noinit, noinit_late, sleep DIR, ignoreterm DIR, spam, cpus (no PMI: prints this
-// process's CPU list), binding EXPECT [CPULIST] (see check_binding).
+// process's CPU list), binding EXPECT [CPULIST] (see check_binding), rseq EXPECT (no PMI: whether
+// glibc registered a restartable sequence for this thread, EXPECT off or registered).
 #include <sys/resource.h>
+#include <sys/rseq.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -172,6 +176,20 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < n; ++i) std::printf("%s%d", i > 0 ? "," : "", cpus[i]);
     std::printf("\n");
     return 0;
+  }
+
+  if (mode == "rseq") {  // no PMI: glibc's registration, as mpiexec's GLIBC_TUNABLES left it
+    const std::string expect = argc > 2 ? argv[2] : "";
+    const bool registered = __rseq_size > 0;
+    if (expect == "off" && !registered) return std::printf("rseq ok: off\n") < 0;
+    if (expect == "registered" && registered) return std::printf("rseq ok: registered\n") < 0;
+    // A kernel without rseq leaves glibc nothing to register.
+    if (expect == "registered" && ::syscall(SYS_rseq, nullptr, 0, 0, 0) == -1 && errno == ENOSYS)
+      return std::printf("rseq ok: the kernel has none\n") < 0;
+    const char* t = std::getenv("GLIBC_TUNABLES");
+    std::fprintf(stderr, "launcher_prog: rseq %s, expected %s (GLIBC_TUNABLES=%s)\n",
+                 registered ? "registered" : "off", expect.c_str(), t != nullptr ? t : "(unset)");
+    return 3;
   }
 
   PmiClient pmi;

@@ -179,6 +179,11 @@ ParseResult parse_options(int argc, char** argv) {
     if (name == "RAILMPI_BIND") bind = value.c_str();
   if (bind != nullptr && !base::parse_bind_mode(bind, opts.bind))
     return usage_error("RAILMPI_BIND=%s is not a binding mode (auto, core or none)", bind);
+  const char* rseq = std::getenv("RAILMPI_GLIBC_RSEQ");
+  for (const auto& [name, value] : opts.env)
+    if (name == "RAILMPI_GLIBC_RSEQ") rseq = value.c_str();
+  if (rseq != nullptr && !parse_glibc_rseq(rseq, opts.glibc_rseq))
+    return usage_error("RAILMPI_GLIBC_RSEQ=%s is not empty, 0 or 1", rseq);
 
   if (!timeout_given) {
     const char* env_timeout = std::getenv("MPIEXEC_TIMEOUT");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/binding.hpp"
+#include "glibc_rseq.hpp"
 #include "hosts.hpp"
 #include "launcher.hpp"
 
@@ -25,6 +26,7 @@ struct Options {
   bool verbose = false;                                     // -v / --verbose
   base::BindMode bind = base::BindMode::automatic;          // RAILMPI_BIND (-genv, else environment)
   std::string cpu_claims;                                   // RAILMPI_CPU_CLAIMS (mpiexec's environment)
+  GlibcRseq glibc_rseq = GlibcRseq::automatic;              // RAILMPI_GLIBC_RSEQ (-genv, else environment)
   std::vector<std::string> command;                         // program and its arguments
 };
 
