@@ -32,11 +32,19 @@ impls="rail"
 [ "$have_ompi" = 1 ] && impls="$impls ompi"
 echo "# shm_targets.sh: $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg), $RUNS run(s) per point" >&2
 
-# run IMPL NP PROGRAM ARGS... -> stdout of one run ("" on failure or timeout)
+# run IMPL NP PROGRAM ARGS... -> stdout of one run ("" on failure or timeout). IMPL may also be
+# RailMPI with settings: rail_nocache (RAILMPI_HEADER_CACHE=0), rail_noline
+# (RAILMPI_SHM_PAIR_LINE=0), rail_noline_nocache (both), run within the same rounds as the rest.
 run() {
-    local impl=$1 np=$2 prog=$3
+    local impl=$1 np=$2 prog=$3 settings=""
     shift 3
-    timeout -k 5 "$TLIMIT" $(peer_launcher "$impl" shm "$np") "$(peer_binary "$impl" "$prog")" "$@" </dev/null 2>>"$work/errors"
+    case $impl in
+        rail_nocache) impl=rail settings="RAILMPI_HEADER_CACHE=0" ;;
+        rail_noline) impl=rail settings="RAILMPI_SHM_PAIR_LINE=0" ;;
+        rail_noline_nocache) impl=rail settings="RAILMPI_SHM_PAIR_LINE=0 RAILMPI_HEADER_CACHE=0" ;;
+    esac
+    env $settings timeout -k 5 "$TLIMIT" $(peer_launcher "$impl" shm "$np") "$(peer_binary "$impl" "$prog")" "$@" \
+        </dev/null 2>>"$work/errors"
 }
 # points NP PROGRAM ARGS...: RUNS runs, each running every implementation once. Lines "key value"
 # (size tables: key = size) go to $work/<impl>.<np>.<program>.<run>, the median per key to
@@ -138,6 +146,7 @@ cacheline_sample() {
     "$build/bench/cacheline" >>"$work/cacheline" 2>/dev/null
     "$build/bench/cacheline" 300000 3 >>"$work/cacheline" 2>/dev/null
 }
+cacheline_hook() { cacheline_sample; }  # RUN_HOOK of points(): one sample after each run
 cacheline_limits() {  # -> $cacheline and $two_line: medians of the samples so far
     cacheline=$(awk '/cacheline_oneway_us/ { print $2 }' "$work/cacheline" | median)
     # 64 B of payload and a header take two lines: the hand-over of such a message (no target)
@@ -179,20 +188,15 @@ cma_ratio() {
 }
 
 if [[ " $ONLY " == *" lat "* ]]; then
-    # header caching off, the pair line off (with and without header caching) first (their
-    # tables renamed), then the defaults
-    (impls=rail RAILMPI_HEADER_CACHE=0 points 2 osu_latency -m 64)
-    mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_nocache"
-    cacheline_sample
-    (impls=rail RAILMPI_SHM_PAIR_LINE=0 points 2 osu_latency -m 64)
-    mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_noline"
-    cacheline_sample
-    (impls=rail RAILMPI_SHM_PAIR_LINE=0 RAILMPI_HEADER_CACHE=0 points 2 osu_latency -m 64)
-    mv "$work/rail.2.osu_latency" "$work/rail.2.osu_latency_noline_nocache"
-    cacheline_sample
-    points 2 osu_latency -m 64 -P
+    # The defaults, header caching off, the pair line off (with and without header caching) and
+    # the peers, each once in every run, a cache-line sample after each run: run as blocks of
+    # RUNS runs one setting after the other, the settings fell into different placements of the
+    # two vCPUs (2026-12-06: a block with header caching off 0.09-0.10 us, the defaults' block
+    # 0.115-0.124 next to it, where interleaved runs (bench/lib_ab.sh, 60 rounds) had the
+    # defaults 0.088 against 0.095-0.104 without header caching).
+    impls="rail rail_nocache rail_noline rail_noline_nocache ${impls#rail}" RUN_HOOK=cacheline_hook \
+        points 2 osu_latency -m 64 -P
     classify_placements 2.osu_latency
-    cacheline_sample
     cacheline_limits
     for s in 0 1 2 4 8 16 32 64; do
         r=$(value rail.2.osu_latency $s); read -r m o <<<"$(peer_values 2.osu_latency $s)"
@@ -232,7 +236,7 @@ if [[ " $ONLY " == *" lat "* ]]; then
     done
     # header caching: RailMPI with it (default) / RailMPI without it (RAILMPI_HEADER_CACHE=0)
     for s in 0 1 2 4 8 16 32; do
-        r=$(value rail.2.osu_latency $s); n=$(value rail.2.osu_latency_nocache $s)
+        r=$(value rail.2.osu_latency $s); n=$(value rail_nocache.2.osu_latency $s)
         q=$(ratio "$r" "$n")
         row "header caching: latency with / without (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "< 1" "$(met "$q" le 0.999)"
     done
@@ -242,13 +246,13 @@ if [[ " $ONLY " == *" lat "* ]]; then
     # bytes and the cell's own 16), so the same one line changes hands and the ratio is 1 within
     # noise; from 16 B on the full header needs a second cell and caching saves it.
     for s in 0 1 2 4 8 16 32; do
-        r=$(value rail.2.osu_latency_noline $s); n=$(value rail.2.osu_latency_noline_nocache $s)
+        r=$(value rail_noline.2.osu_latency $s); n=$(value rail_noline_nocache.2.osu_latency $s)
         q=$(ratio "$r" "$n")
         row "header caching, pair line off: latency with / without (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "-" "-"
     done
     # the pair line: RailMPI with it (default) / without it (RAILMPI_SHM_PAIR_LINE=0)
     for s in 0 1 2 4 8 16 32 64; do
-        r=$(value rail.2.osu_latency $s); n=$(value rail.2.osu_latency_noline $s)
+        r=$(value rail.2.osu_latency $s); n=$(value rail_noline.2.osu_latency $s)
         q=$(ratio "$r" "$n")
         row "pair line: latency with / without (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "-" "-"
     done
