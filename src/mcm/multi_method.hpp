@@ -113,6 +113,13 @@ class MultiMethod {
   int unanswered_chain(int peer, int most) const {
     return shm_ && routes_[peer] == Route::shm ? shm_->unanswered_chain(peer, most) : 0;
   }
+  // Whether `peer`, a rank of this node, answers within one hand-over: it does not wait with
+  // nothing come, or waits for a rank that does not (unanswered_chain() below 2).
+  bool answer_near(int peer) const {
+    return shm_ && routes_[peer] == Route::shm && shm_->unanswered_chain(peer, 2) < 2;
+  }
+  // Whether the other ranks bound to this rank's CPU all wait with nothing come (device/shm).
+  bool cpu_mates_idle() const { return shm_ && shm_->cpu_mates_idle(); }
   // Marks this rank's wait for job rank `awaited` (-1: any) that yields, for unanswered_chain().
   void begin_awaiting(int awaited) {
     if (shm_) shm_->begin_awaiting(awaited);

@@ -620,6 +620,22 @@ bool ShmDevice::shares_cpu(int peer) const {
   return mine >= 0 && std::atomic_ref<std::int32_t>(p.ctrl->cpu).load(std::memory_order_relaxed) == mine;
 }
 
+bool ShmDevice::cpu_mates_idle() const {
+  if (!segment_.valid()) return false;
+  const int mine = std::atomic_ref<std::int32_t>(my_ctrl()->cpu).load(std::memory_order_relaxed);
+  if (mine < 0) return false;
+  int mates = 0;
+  for (const Peer& p : peers_) {
+    if (p.failed || p.ctrl == nullptr || std::atomic_ref<std::int32_t>(p.ctrl->cpu).load(std::memory_order_relaxed) != mine)
+      continue;
+    if ((load32(p.ctrl->sleeping, std::memory_order_acquire) & (kAsleep | kAwaiting)) == 0) return false;
+    if (load32(p.ctrl->asleep_bell, std::memory_order_relaxed) != load32(p.ctrl->doorbell, std::memory_order_relaxed))
+      return false;
+    ++mates;
+  }
+  return mates > 0;
+}
+
 int ShmDevice::unanswered_chain(int peer, int most) const {
   int n = 0;
   for (int rank = peer; n < most && rank >= 0 && rank < job_size_ && rank != my_rank_; ++n) {

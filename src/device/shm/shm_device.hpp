@@ -164,6 +164,10 @@ class ShmDevice final : public Device {
   // would take for writing (8 ranks on 2 cores, the ring of bench/oversub_loop, a shared counter
   // around each sleep: bench/lib_ab.sh 16 rounds, 0.98 the time without it).
   int peers_asleep() const;
+  // Whether every peer bound to this rank's CPU (at least one) sleeps or awaits with nothing come
+  // since it began to (as unanswered_chain() reads them): a yield would hand the CPU only to a
+  // rank that finds nothing. A hint read without a fence.
+  bool cpu_mates_idle() const;
   // How many ranks, up to `most`, wait one for the next with nothing come since they began to:
   // `peer` sleeps (wait(), end_sleep()) or awaits (begin_awaiting()) and no frame has come to it
   // since, then so does the rank it awaits, and so on. Hints read without a fence: a stale answer

@@ -549,6 +549,65 @@ TEST(ShmDevice, CpuMatesKnowEachOtherAndWakeEachOther) {
   });
 }
 
+// cpu_mates_idle(): every peer that says this rank's CPU awaits or sleeps with nothing come.
+TEST(ShmDevice, CpuMatesIdleWhileEveryMateWaitsWithNothingCome) {
+  run_ranks(3, [](int rank) {
+    auto dev = start(rank, 3);
+    Handler h;
+    int frames = 0;
+    h.frame = [&](int, std::span<const std::byte>, std::span<const std::byte>) { ++frames; };
+    dev->set_handler(h.raw());
+    dev->set_cpu(5);  // what the ranks say, not where they run
+    area_barrier(nullptr);
+    if (rank == 0) CHECK(!dev->cpu_mates_idle());  // nobody waits
+    area_barrier(nullptr);
+    if (rank > 0) dev->begin_awaiting(0);
+    area_barrier(nullptr);
+    if (rank == 0) {
+      CHECK(dev->cpu_mates_idle());
+      SendOp op;
+      fill_op(op, 8, 0);
+      CHECK(dev->send(1, op) == SendResult::done);  // rings 1's doorbell: 1 has something
+      CHECK(!dev->cpu_mates_idle());
+    }
+    area_barrier(nullptr);
+    if (rank == 1) {
+      while (frames == 0) dev->poll();
+      dev->end_awaiting();
+      dev->begin_awaiting(0);  // waits again, nothing come since
+    }
+    area_barrier(nullptr);
+    if (rank == 0) CHECK(dev->cpu_mates_idle());
+    area_barrier(nullptr);
+    if (rank == 2) {
+      dev->end_awaiting();
+      dev->set_cpu(6);  // another CPU: no longer a mate, whatever it does
+    }
+    area_barrier(nullptr);
+    if (rank == 0) CHECK(dev->cpu_mates_idle());  // rank 1 alone, and it waits
+    area_barrier(nullptr);
+    if (rank == 1) dev->end_awaiting();
+    area_barrier(nullptr);
+    if (rank == 0) CHECK(!dev->cpu_mates_idle());
+    area_barrier(nullptr);
+    if (rank == 1) {
+      dev->begin_awaiting(0);
+      dev->set_cpu(6);
+    }
+    area_barrier(nullptr);
+    if (rank == 0) {
+      CHECK(!dev->cpu_mates_idle());  // no mate at all
+      dev->set_cpu(-1);
+      CHECK(!dev->cpu_mates_idle());  // not bound
+    }
+    area_barrier(nullptr);
+    if (rank == 1) dev->end_awaiting();
+    area_barrier(nullptr);
+    finish(*dev);
+    return 0;
+  });
+}
+
 // A rank that awaits another (begin_awaiting()) or sleeps counts in unanswered_chain() until a
 // frame reaches it; the chain follows the ranks awaited and stops at the asking rank itself.
 TEST(ShmDevice, UnansweredChainFollowsTheRanksAwaited) {
