@@ -195,10 +195,12 @@ int PMPI_Finalize(void) {
   // Buffered sends and control frames still queued in a device must leave before the barrier.
   in.progress->wait_until([&] { return in.bsend.empty() && in.mcm->idle(); });
   if (in.settings.verbose > 0) {
-    railmpi::base::log_info("waits: %llu yields, %llu sleeps (%llu for a rank bound to this rank's CPU)",
+    railmpi::base::log_info("waits: %llu yields, %llu sleeps (%llu for a rank bound to this rank's CPU), "
+                   "%llu polls for an answer one hand-over away",
                    static_cast<unsigned long long>(in.progress->yields()),
                    static_cast<unsigned long long>(in.progress->sleeps()),
-                   static_cast<unsigned long long>(in.progress->cpu_mate_sleeps()));
+                   static_cast<unsigned long long>(in.progress->cpu_mate_sleeps()),
+                   static_cast<unsigned long long>(in.progress->near_spins()));
     const railmpi::progress::PollSpacing& spacing = in.progress->poll_spacing();
     if (spacing.fixed()) {
       railmpi::base::log_info("waits: %u PAUSEs after an empty poll (RAILMPI_SPIN_PAUSES)", spacing.best_pauses());
