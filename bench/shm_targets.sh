@@ -340,12 +340,9 @@ fi
 # bench/limits/token_ring knows, with what one switch between two processes on a CPU costs (every
 # hop pays one somewhere). The machine's phase moves them 2-3x within minutes (a futex switch
 # 2.7-3.1 us, the fastest way 1.8-3.0 us a hop, the yield ways fastest in one minute and the futex
-# ways in the next), so each run's ring is compared with its own sample. The bare processes run
-# without glibc's restartable sequence, as mpiexec starts oversubscribed ranks (RAILMPI_GLIBC_RSEQ).
+# ways in the next), so each run's ring is compared with its own sample.
 # token_ring_sample NAME.N -> $work/token_ring.NAME.N
-token_ring_sample() {
-    GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.pthread.rseq=0 "$build/bench/token_ring" >"$work/token_ring.$1" 2>/dev/null
-}
+token_ring_sample() { "$build/bench/token_ring" >"$work/token_ring.$1" 2>/dev/null; }
 # ring_limit KEY: the median of KEY over the runs' samples; ring_ratio IMPL KEY [FACTOR]: the median
 # over the runs of (FACTOR x) IMPL's ring / its run's KEY (FACTOR 0.5 and IMPL the best peer: the
 # goal's time against the limit; under 1, the goal is faster than bare processes can pass the token)

@@ -346,6 +346,7 @@ class Engine {
     // rank the budget is also kAwakeAfterArrival at least: a wait that keeps receiving (the fins
     // of the 1 MiB messages a peer reads while this rank waits for its own, one per 75 us in
     // osu_bibw, where 200 yields take 56 us) stays awake instead of paying a wake-up per fin.
+    Clock::time_point spin_until{};  // the end of this wait's kNearSpin, once begun
     for (;;) {
       const unsigned yields = yields_now();
       auto awake_until = Clock::now() + kAwakeAfterArrival;
@@ -353,7 +354,6 @@ class Engine {
       if (awaiting && tell_awaiting_and_poll(done, awaited)) return;
       std::uint32_t bell = ~std::uint32_t{0};
       const bool near_spin = awaiting && awaited >= 0 && oversubscribed_;
-      Clock::time_point spin_until{};  // the end of this wait's kNearSpin, once begun
       for (unsigned i = 0; i < yields || (!oversubscribed_ && Clock::now() < awake_until); ++i) {
         if (near_spin && spin_while_answer_near(done, awaited, spin_until)) {
           mcm_.end_awaiting();

@@ -6,9 +6,9 @@
 // CPU time went to that update (perf, `__rseq_handle_notify_resume`), and the ring took 0.94 of
 // the time without the registration (bench/lib_ab.sh, 60 rounds). glibc itself only reads the
 // sequence's CPU number (sched_getcpu, which without it asks the vDSO), and a program that
-// registers its own needs glibc's off anyway. So mpiexec adds glibc.pthread.rseq=0 to the ranks'
-// GLIBC_TUNABLES when its machine runs more ranks than CPUs, unless told otherwise or the
-// variable already says.
+// registers its own needs glibc's off anyway. So mpiexec can add glibc.pthread.rseq=0 to the
+// ranks' GLIBC_TUNABLES (RAILMPI_GLIBC_RSEQ=0), unless the variable already says. Automatic keeps
+// glibc's registration for now (glibc_rseq.cpp: waits beside busy programs).
 #pragma once
 
 #include <optional>
@@ -23,8 +23,8 @@ enum class GlibcRseq { automatic, off, on };
 bool parse_glibc_rseq(std::string_view text, GlibcRseq& out);
 
 // The GLIBC_TUNABLES a rank gets: `current` (the variable as the ranks would see it, nullopt when
-// unset) with glibc.pthread.rseq=0 added when `choice` turns the registration off (`off`, or
-// `automatic` and `oversubscribed`); nullopt when the variable stays as it is (no change, or
+// unset) with glibc.pthread.rseq=0 added when `choice` turns the registration off (`off`; the
+// machine's ranks outnumbering its CPUs, `oversubscribed`, does not yet); nullopt when the variable stays as it is (no change, or
 // `current` already sets glibc.pthread.rseq).
 std::optional<std::string> glibc_tunables_for_rank(std::optional<std::string_view> current, GlibcRseq choice,
                                                    bool oversubscribed);

@@ -21,8 +21,8 @@ TEST(GlibcRseq, ParsesEmptyZeroAndOneOnly) {
   }
 }
 
-TEST(GlibcRseq, AutomaticTurnsItOffOnlyWhenOversubscribed) {
-  EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::automatic, true), "glibc.pthread.rseq=0");
+TEST(GlibcRseq, AutomaticKeepsGlibcsChoice) {
+  EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::automatic, true), std::nullopt);
   EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::automatic, false), std::nullopt);
   EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2", GlibcRseq::automatic, false), std::nullopt);
 }
@@ -33,17 +33,17 @@ TEST(GlibcRseq, OffAlwaysAndOnNever) {
 }
 
 TEST(GlibcRseq, KeepsTheUsersOtherTunables) {
-  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2", GlibcRseq::automatic, true),
+  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2", GlibcRseq::off, true),
             "glibc.malloc.arena_max=2:glibc.pthread.rseq=0");
   EXPECT_EQ(glibc_tunables_for_rank("", GlibcRseq::off, false), "glibc.pthread.rseq=0");
 }
 
 TEST(GlibcRseq, LeavesAnRseqTheUserSetAlone) {
   EXPECT_EQ(glibc_tunables_for_rank("glibc.pthread.rseq=1", GlibcRseq::off, true), std::nullopt);
-  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2:glibc.pthread.rseq=1", GlibcRseq::automatic, true),
+  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2:glibc.pthread.rseq=1", GlibcRseq::off, true),
             std::nullopt);
   // A longer name that begins alike is another tunable.
-  EXPECT_EQ(glibc_tunables_for_rank("glibc.pthread.rseq_x=1", GlibcRseq::automatic, true),
+  EXPECT_EQ(glibc_tunables_for_rank("glibc.pthread.rseq_x=1", GlibcRseq::off, true),
             "glibc.pthread.rseq_x=1:glibc.pthread.rseq=0");
 }
 
