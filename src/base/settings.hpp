@@ -60,7 +60,7 @@ struct Settings {
   unsigned machine_cpus;        // RAILMPI_MACHINE_CPUS, else this process's mask: CPUs the ranks on this machine
                                 // share (MPI_Init then takes mcm::MultiMethod::machine_cpus())
   int self_bind_cpu;            // RAILMPI_SELF_BIND_CPU: CPU an oversubscribed rank binds itself to (-1 = by index)
-  std::size_t glibc_rseq;       // RAILMPI_GLIBC_RSEQ: 0 off, 1 glibc's, kAutomatic: off for mpiexec's oversubscribed ranks
+  std::size_t glibc_rseq;       // RAILMPI_GLIBC_RSEQ: 0 off; 1 and kAutomatic: glibc's choice
   unsigned local_size;          // RAILMPI_LOCAL_SIZE: ranks of the job on this node (0 = not given)
 
   // Reads the environment; a malformed value is reported and its default used.

@@ -28,12 +28,10 @@ bool parse_glibc_rseq(std::string_view text, GlibcRseq& out) {
   return true;
 }
 
-std::optional<std::string> glibc_tunables_for_rank(std::optional<std::string_view> current, GlibcRseq choice,
-                                                   bool oversubscribed) {
+std::optional<std::string> glibc_tunables_for_rank(std::optional<std::string_view> current, GlibcRseq choice) {
   // Automatic keeps glibc's registration for now: beside busy programs (tests/mpi/oversub_crowded,
   // 8 ranks on 2 cores beside a spinning program a core), ranks without it used more than a fifth
   // of a 300 ms wait in CPU in 5 of 42 runs, with it in none of 24.
-  (void)oversubscribed;
   if (choice != GlibcRseq::off) return std::nullopt;
   const std::string setting = std::string(kRseqTunable) + "=0";
   if (!current || current->empty()) return setting;

@@ -23,10 +23,8 @@ enum class GlibcRseq { automatic, off, on };
 bool parse_glibc_rseq(std::string_view text, GlibcRseq& out);
 
 // The GLIBC_TUNABLES a rank gets: `current` (the variable as the ranks would see it, nullopt when
-// unset) with glibc.pthread.rseq=0 added when `choice` turns the registration off (`off`; the
-// machine's ranks outnumbering its CPUs, `oversubscribed`, does not yet); nullopt when the variable stays as it is (no change, or
-// `current` already sets glibc.pthread.rseq).
-std::optional<std::string> glibc_tunables_for_rank(std::optional<std::string_view> current, GlibcRseq choice,
-                                                   bool oversubscribed);
+// unset) with glibc.pthread.rseq=0 added when `choice` is `off`; nullopt when the variable stays as
+// it is (another choice, or `current` already sets glibc.pthread.rseq).
+std::optional<std::string> glibc_tunables_for_rank(std::optional<std::string_view> current, GlibcRseq choice);
 
 }  // namespace railmpi::mpiexec

@@ -163,14 +163,13 @@ void Job::launch(const std::string& path) {
   const BindingPlan binding = plan_binding(opts_.bind, opts_.launcher, opts_.nprocs, base::affinity_cpus(), held);
   if (cpu_claims_) cpu_claims_->claim(claimed_cpus(binding));
   if (opts_.verbose) say(binding.summary);
-  // The ranks on this machine (fork, netns) switch at every hop of a wait when they outnumber its
-  // CPUs: glibc's restartable sequence costs them there (glibc_rseq.hpp).
+  // RAILMPI_GLIBC_RSEQ=0: the ranks on this machine (fork, netns) start without glibc's
+  // restartable sequence (glibc_rseq.hpp).
   std::optional<std::string_view> tunables;
   for (const std::string& e : base)
     if (e.starts_with("GLIBC_TUNABLES=")) tunables = std::string_view(e).substr(std::strlen("GLIBC_TUNABLES="));
-  const bool oversubscribed = binding.machine_cpus > 0 && unsigned(opts_.nprocs) > binding.machine_cpus;
   const std::optional<std::string> rank_tunables =
-      binding.machine_cpus > 0 ? glibc_tunables_for_rank(tunables, opts_.glibc_rseq, oversubscribed) : std::nullopt;
+      binding.machine_cpus > 0 ? glibc_tunables_for_rank(tunables, opts_.glibc_rseq) : std::nullopt;
   if (opts_.verbose && rank_tunables) say("ranks get GLIBC_TUNABLES=" + *rank_tunables);
   for (auto& rank_ptr : ranks_) {
     Rank& rank = *rank_ptr;

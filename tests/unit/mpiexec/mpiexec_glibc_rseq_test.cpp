@@ -22,28 +22,27 @@ TEST(GlibcRseq, ParsesEmptyZeroAndOneOnly) {
 }
 
 TEST(GlibcRseq, AutomaticKeepsGlibcsChoice) {
-  EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::automatic, true), std::nullopt);
-  EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::automatic, false), std::nullopt);
-  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2", GlibcRseq::automatic, false), std::nullopt);
+  EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::automatic), std::nullopt);
+  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2", GlibcRseq::automatic), std::nullopt);
 }
 
 TEST(GlibcRseq, OffAlwaysAndOnNever) {
-  EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::off, false), "glibc.pthread.rseq=0");
-  EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::on, true), std::nullopt);
+  EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::off), "glibc.pthread.rseq=0");
+  EXPECT_EQ(glibc_tunables_for_rank(std::nullopt, GlibcRseq::on), std::nullopt);
 }
 
 TEST(GlibcRseq, KeepsTheUsersOtherTunables) {
-  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2", GlibcRseq::off, true),
+  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2", GlibcRseq::off),
             "glibc.malloc.arena_max=2:glibc.pthread.rseq=0");
-  EXPECT_EQ(glibc_tunables_for_rank("", GlibcRseq::off, false), "glibc.pthread.rseq=0");
+  EXPECT_EQ(glibc_tunables_for_rank("", GlibcRseq::off), "glibc.pthread.rseq=0");
 }
 
 TEST(GlibcRseq, LeavesAnRseqTheUserSetAlone) {
-  EXPECT_EQ(glibc_tunables_for_rank("glibc.pthread.rseq=1", GlibcRseq::off, true), std::nullopt);
-  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2:glibc.pthread.rseq=1", GlibcRseq::off, true),
+  EXPECT_EQ(glibc_tunables_for_rank("glibc.pthread.rseq=1", GlibcRseq::off), std::nullopt);
+  EXPECT_EQ(glibc_tunables_for_rank("glibc.malloc.arena_max=2:glibc.pthread.rseq=1", GlibcRseq::off),
             std::nullopt);
   // A longer name that begins alike is another tunable.
-  EXPECT_EQ(glibc_tunables_for_rank("glibc.pthread.rseq_x=1", GlibcRseq::off, true),
+  EXPECT_EQ(glibc_tunables_for_rank("glibc.pthread.rseq_x=1", GlibcRseq::off),
             "glibc.pthread.rseq_x=1:glibc.pthread.rseq=0");
 }
 
