@@ -211,8 +211,10 @@ int PMPI_Finalize(void) {
                               spacing.average_ticks(2), spacing.average_ticks(3), spacing.average_ticks(4));
     }
     if (in.node_coll) {
-      railmpi::base::log_info("collectives: %llu through the node's shared region",
-                              static_cast<unsigned long long>(in.node_coll->calls()));
+      railmpi::base::log_info("collectives: %llu through the node's shared region (%llu of them by single copies "
+                              "between two ranks)",
+                              static_cast<unsigned long long>(in.node_coll->calls()),
+                              static_cast<unsigned long long>(in.node_coll->pair_calls()));
     }
   }
   if (in.pmi.size() > 1) in.pmi.barrier();

@@ -366,7 +366,10 @@ NodeCollectives::Result NodeCollectives::bcast(const core::Communicator& c, void
   if (c.size() == 2 && bytes > kPairBcastLimit) {
     const int peer = c.job_ranks[std::size_t(1 - c.rank)];
     const device::Figures& f = mcm_.figures(peer);
-    if (f.single_copy && bytes >= f.shared_copy_min) return pair_bcast(begin(c), peer, buf, bytes, root);
+    if (pair_copies(f, bytes)) {
+      ++pair_calls_;
+      return pair_bcast(begin(c), peer, buf, bytes, root);
+    }
     if (f.single_copy && bytes > f.eager_limit && bytes >= f.single_copy_min) return Result::not_taken;
   }
   const Call k = begin(c);
@@ -534,7 +537,10 @@ NodeCollectives::Result NodeCollectives::allreduce(const core::Communicator& c, 
   if (k.n == 2 && bytes >= kPairAllreduceMin) {
     const int peer = c.job_ranks[std::size_t(1 - c.rank)];
     const device::Figures& f = mcm_.figures(peer);
-    if (f.single_copy && bytes >= f.shared_copy_min) return pair_allreduce(k, peer, sendbuf, recvbuf, count, op);
+    if (pair_copies(f, bytes)) {
+      ++pair_calls_;
+      return pair_allreduce(k, peer, sendbuf, recvbuf, count, op);
+    }
   }
   if (bytes >= k.progress->blocks_min) return allreduce_blocks(k, sendbuf, recvbuf, count, op);
   if (bytes) std::memcpy(k.input(k.me), sendbuf, bytes);

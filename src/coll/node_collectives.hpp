@@ -133,6 +133,14 @@ class NodeCollectives {
   // 3.76 / 5.36 / 8.78 us instead of 4.85 / 8.27 / 14.57 (0.78 / 0.65 / 0.60); from 4 KiB on, 4
   // and 8 KiB took 1.37 and 1.08 the time of the blocks (two system calls a rank cost more).
   static constexpr std::size_t kPairAllreduceMin = 16 * 1024;
+  // pair_bcast and pair_allreduce only where a single copy's call (Figures::single_copy_call_us,
+  // the same figure on every rank of the node) costs less than this: their gains above were
+  // measured where a call cost 0.3 us. On a 2-vCPU AMD EPYC guest whose calls cost 2.0 us
+  // (2026-12-07, a system call 1.1 us), 2 ranks, lib_ab.sh, 9 interleaved rounds, the region
+  // against them: osu_bcast 64 KiB 3.15 us against 4.20 (0.75); osu_allreduce 16 / 32 / 64 KiB
+  // 2.93 / 4.51 / 7.64 us against 7.94 / 8.99 / 10.85 (0.37 / 0.50 / 0.70). Taking the gains as
+  // linear in the call's cost, the two cross at about 1.1 us (bcast) and 0.6 us (allreduce).
+  static constexpr double kPairCopyCallMaxUs = 0.8;
   // A bcast cell is filled in chunks of this many bytes, each announced as soon as it is written,
   // so receivers that already wait copy chunk j while the root writes chunk j+1 (the two copies
   // overlap).
@@ -173,6 +181,8 @@ class NodeCollectives {
   // Calls that went through the node's shared region (RAILMPI_VERBOSE's end-of-job line: a
   // region sized too small for a communicator would send them all to point-to-point silently).
   std::uint64_t calls() const { return calls_; }
+  // Those of them that went by single copies between two ranks (pair_bcast, pair_allreduce).
+  std::uint64_t pair_calls() const { return pair_calls_; }
 
  private:
   struct alignas(64) Flag {
@@ -242,6 +252,11 @@ class NodeCollectives {
     }
   };
 
+  // Whether a 2-rank call of `bytes` goes by single copies with the peer of figures `f` (pair_bcast,
+  // pair_allreduce): the route's shared copy takes such messages and its calls are cheap enough.
+  static bool pair_copies(const device::Figures& f, std::size_t bytes) {
+    return f.single_copy && bytes >= f.shared_copy_min && f.single_copy_call_us < kPairCopyCallMaxUs;
+  }
   // Bcast between 2 ranks of `bytes` > kPairBcastLimit by single copies with `peer` (see the
   // file comment); takes two call numbers, three or four when a copy was refused.
   Result pair_bcast(const Call& k, int peer, void* buf, std::size_t bytes, int root);
@@ -327,6 +342,7 @@ class NodeCollectives {
   Engine& engine_;
   std::size_t limit_;
   std::uint64_t calls_ = 0;
+  std::uint64_t pair_calls_ = 0;
   std::size_t cell_;
   bool light_stores_;  // arrive() stores without a fence (mcm::NodeMemory::light_stores)
   unsigned spin_;
