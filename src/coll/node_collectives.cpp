@@ -132,14 +132,13 @@ void NodeCollectives::wake_sleepers(const Call& k) {
 void NodeCollectives::mate_first(const Call& k, std::uint32_t target) {
   progress::Engine& progress = engine_.progress();
   if (!progress.oversubscribed() || k.n == 2) return;
-  int mate = -1;
+  int mates = 0;
   for (int i = 0; i < k.n; ++i) {
     if (i == k.me || !mcm_.shares_cpu(k.job_ranks[i])) continue;
-    if (mate >= 0) return;  // more than one
-    mate = i;
+    ++mates;
+    wait_rank(k, i, target);
   }
-  if (mate < 0) return;
-  wait_rank(k, mate, target);
+  if (mates == 0) return;
   // The others run on other CPUs: poll their flags, the devices every kPollEvery rounds.
   const auto until = progress::Engine::Clock::now() + kCrossCpuSpin;
   for (unsigned round = 1;; ++round) {

@@ -290,15 +290,21 @@ class NodeCollectives {
   void wait_all(const Call& k, std::uint32_t target);
   // Waits until rank's flag reached `target`, unless an earlier read already showed it.
   void wait_rank(const Call& k, int rank, std::uint32_t target);
-  // On an oversubscribed node, when exactly one other rank of the communicator is bound to this
-  // rank's CPU: waits until its flag reached `target` first (yields hand it the CPU), then polls
-  // the others' flags for up to kCrossCpuSpin before returning (the caller's waits follow): they
-  // run on other CPUs, and a yield would hand this CPU to the mate, which waits for the same
+  // On an oversubscribed node, when other ranks of the communicator are bound to this rank's CPU
+  // (its mates): waits until their flags reached `target` first (yields hand them the CPU), then
+  // polls the others' flags for up to kCrossCpuSpin before returning (the caller's waits follow):
+  // they run on other CPUs, and a yield would hand this CPU to a mate, which waits for the same
   // ranks and yields it back. 4 ranks on 2 cores, 10000 8-byte allreduces: 1.6 context switches
   // a rank and call -> 1.0 (perf stat), osu_allreduce 8 B 2.32 -> 2.00 us, osu_barrier 2.9-3.2
-  // -> 2.0-2.3 us (3 interleaved runs). With several mates on the CPU (8 ranks on 2 cores) the
-  // yields go round them all anyway, and the polls measured slower (allreduce loop 0.064-0.084
-  // -> 0.078-0.090 s, 7 runs): no polls then.
+  // -> 2.0-2.3 us (3 interleaved runs). With several mates (8 ranks on 2 cores) a yield hands the
+  // CPU round all of them before this rank looks again, while the ranks it awaits arrive on the
+  // other CPU in the meantime: on a 2-vCPU AMD EPYC guest whose switch by sched_yield costs 5 us
+  // (2026-12-07), lib_ab.sh, 8 ranks, against only one mate polled: oversub_loop allreduce 1000
+  // 0.91 the time (SE 0.011, 20 rounds) and 1/1.097 the other way round (SE 0.009, 40 rounds);
+  // osu_allreduce 4 B-64 KiB 0.90-0.95, osu_barrier 0.87 (10 rounds each). (An earlier version,
+  // on a guest whose switch cost 1.6 us, measured the allreduce loop slower with them, 0.064-0.084
+  // -> 0.078-0.090 s in 7 runs not interleaved: every mate waits for the same ranks, so its polls
+  // take no turn a mate could use.)
   void mate_first(const Call& k, std::uint32_t target);
   static constexpr std::chrono::microseconds kCrossCpuSpin{20};
   // Waits until flag.seq has reached `target` (wraparound-safe); returns the value read.
