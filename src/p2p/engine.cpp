@@ -280,6 +280,36 @@ void Engine::send_control(int peer, FrameKind kind, std::uint64_t req, std::uint
   send_control_header(peer, std::as_bytes(std::span(&h, 1)));
 }
 
+void Engine::send_fins(int peer, std::span<const std::uint64_t> reqs) {
+  if (reqs.empty()) return;
+  if (reqs.size() == 1) {
+    send_control(peer, FrameKind::fin, reqs[0], 0);
+    return;
+  }
+  FinsOp* f;
+  if (fins_free_.empty()) {
+    fins_storage_.push_back(std::make_unique<FinsOp>());
+    f = fins_storage_.back().get();
+    f->engine = this;
+    f->op.owner = f;
+    f->op.on_done = [](device::SendOp& op) {
+      auto* done = static_cast<FinsOp*>(op.owner);
+      done->engine->fins_free_.push_back(done);
+    };
+  } else {
+    f = fins_free_.back();
+    fins_free_.pop_back();
+  }
+  std::copy(reqs.begin(), reqs.end(), f->reqs.begin());
+  WireHeader h{};
+  h.kind = FrameKind::fins;
+  h.size = reqs.size();
+  put_header(f->op, h);
+  f->op.payload = reinterpret_cast<const std::byte*>(f->reqs.data());
+  f->op.payload_len = reqs.size() * sizeof(std::uint64_t);
+  if (mcm_.send(peer, f->op) == device::SendResult::done) fins_free_.push_back(f);
+}
+
 void Engine::send_control_header(int peer, std::span<const std::byte> header) {
   ControlOp* c = control_op();
   std::memcpy(c->op.header.data(), header.data(), header.size());
@@ -424,12 +454,20 @@ int Engine::flush_reads() {
   for (std::size_t i = 0; i < count; ++i)
     runs[i] = {batch[i].remote_addr, {batch[i].r->buf + batch[i].offset, batch[i].bytes}};
   const std::size_t read = mcm_.read_remote_runs(peer, {runs, count});
+  // The run the device stopped at failed; the ones after it were not tried.
+  bool read_ok[kCopyBatch];
+  std::uint64_t fins[kCopyBatch];
+  std::size_t fin_count = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    read_ok[i] = i < read || (i > read && mcm_.read_remote(peer, batch[i].remote_addr, runs[i].local));
+    if (read_ok[i]) fins[fin_count++] = batch[i].sender_req;
+  }
+  // Every fin before any of the completions below, as when each went before its own.
+  send_fins(peer, {fins, fin_count});
   for (std::size_t i = 0; i < count; ++i) {
     const PendingRead& p = batch[i];
     Request& r = *p.r;
-    // The run the device stopped at failed; the ones after it were not tried.
-    const bool ok = i < read || (i > read && mcm_.read_remote(peer, p.remote_addr, runs[i].local));
-    if (ok) send_control(peer, FrameKind::fin, p.sender_req, 0);
+    const bool ok = read_ok[i];
     if (ok && p.shared_tail) {
       shared_part_done(r, p.bytes);
     } else if (ok) {
@@ -572,6 +610,16 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
       e.send_event_done(request_at(h.req));
       return;
     case FrameKind::sync_ack: e.send_event_done(request_at(h.req)); return;
+    case FrameKind::fins: {
+      e.flush_writes();
+      const std::size_t n = std::min<std::size_t>(h.size, payload.size() / sizeof(std::uint64_t));
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t req;
+        std::memcpy(&req, payload.data() + i * sizeof req, sizeof req);
+        e.send_event_done(request_at(req));
+      }
+      return;
+    }
   }
   base::fatal("frame of unknown kind %d from rank %d", int(h.kind), peer);
 }

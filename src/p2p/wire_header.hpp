@@ -18,6 +18,7 @@ enum class FrameKind : std::uint8_t {
   eager_cached = 7,  // eager with the same envelope as the last eager/rts to that peer (header caching)
   write_part = 8,    // shared single copy: receiver asks the sender to write the first part (PartHeader)
   written = 9,       // shared single copy: sender wrote it: receiver request + bytes written
+  fins = 10,         // fin for `size` messages read in one batch: the payload is their sender requests (u64 each)
 };
 
 inline constexpr std::uint8_t kFlagSync = 1;
