@@ -254,22 +254,21 @@ void Engine::release(Request& r) {
 }
 
 Engine::ControlOp* Engine::control_op() {
-  if (control_free_.empty()) {
-    control_storage_.push_back(std::make_unique<ControlOp>());
-    ControlOp* c = control_storage_.back().get();
-    c->engine = this;
-    c->op.owner = c;
-    c->op.on_done = &Engine::on_control_done;
-    return c;
-  }
-  ControlOp* c = control_free_.back();
-  control_free_.pop_back();
-  return c;
+  return control_ops_.take([this](ControlOp& c) {
+    c.engine = this;
+    c.op.owner = &c;
+    c.op.on_done = &Engine::on_control_done;
+  });
 }
 
 void Engine::on_control_done(device::SendOp& op) {
   auto* c = static_cast<ControlOp*>(op.owner);
-  c->engine->control_free_.push_back(c);
+  c->engine->control_ops_.give(c);
+}
+
+void Engine::on_fins_done(device::SendOp& op) {
+  auto* f = static_cast<FinsOp*>(op.owner);
+  f->engine->fins_ops_.give(f);
 }
 
 void Engine::send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux) {
@@ -286,20 +285,11 @@ void Engine::send_fins(int peer, std::span<const std::uint64_t> reqs) {
     send_control(peer, FrameKind::fin, reqs[0], 0);
     return;
   }
-  FinsOp* f;
-  if (fins_free_.empty()) {
-    fins_storage_.push_back(std::make_unique<FinsOp>());
-    f = fins_storage_.back().get();
-    f->engine = this;
-    f->op.owner = f;
-    f->op.on_done = [](device::SendOp& op) {
-      auto* done = static_cast<FinsOp*>(op.owner);
-      done->engine->fins_free_.push_back(done);
-    };
-  } else {
-    f = fins_free_.back();
-    fins_free_.pop_back();
-  }
+  FinsOp* f = fins_ops_.take([this](FinsOp& n) {
+    n.engine = this;
+    n.op.owner = &n;
+    n.op.on_done = &Engine::on_fins_done;
+  });
   std::copy(reqs.begin(), reqs.end(), f->reqs.begin());
   WireHeader h{};
   h.kind = FrameKind::fins;
@@ -307,7 +297,7 @@ void Engine::send_fins(int peer, std::span<const std::uint64_t> reqs) {
   put_header(f->op, h);
   f->op.payload = reinterpret_cast<const std::byte*>(f->reqs.data());
   f->op.payload_len = reqs.size() * sizeof(std::uint64_t);
-  if (mcm_.send(peer, f->op) == device::SendResult::done) fins_free_.push_back(f);
+  if (mcm_.send(peer, f->op) == device::SendResult::done) fins_ops_.give(f);
 }
 
 void Engine::send_control_header(int peer, std::span<const std::byte> header) {
@@ -316,7 +306,7 @@ void Engine::send_control_header(int peer, std::span<const std::byte> header) {
   c->op.header_len = static_cast<std::uint32_t>(header.size());
   c->op.payload = nullptr;
   c->op.payload_len = 0;
-  if (mcm_.send(peer, c->op) == device::SendResult::done) control_free_.push_back(c);
+  if (mcm_.send(peer, c->op) == device::SendResult::done) control_ops_.give(c);
 }
 
 // ---- receiving ----

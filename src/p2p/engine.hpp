@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/object_pool.hpp"
 #include "base/short_copy.hpp"
 #include "mcm/multi_method.hpp"
 #include "p2p/copy_queue.hpp"
@@ -177,6 +178,7 @@ class Engine {
                             std::span<const std::byte> payload);
   static void on_send_op_done(device::SendOp& op);
   static void on_control_done(device::SendOp& op);
+  static void on_fins_done(device::SendOp& op);
 
   // An eager frame with this envelope (the sender's request and the sync flag matter only to
   // synchronous sends): into the first matching posted receive, else queued as unexpected.
@@ -276,10 +278,8 @@ class Engine {
   bool copies_armed_ = false;
   PostedQueue posted_;
   UnexpectedQueue unexpected_;
-  std::vector<std::unique_ptr<ControlOp>> control_storage_;
-  std::vector<ControlOp*> control_free_;
-  std::vector<std::unique_ptr<FinsOp>> fins_storage_;
-  std::vector<FinsOp*> fins_free_;
+  base::ObjectPool<ControlOp> control_ops_;
+  base::ObjectPool<FinsOp> fins_ops_;
   void (*peer_failed_)(void*, int, std::string_view) = nullptr;
   void* peer_failed_ctx_ = nullptr;
 };
