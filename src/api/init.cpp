@@ -210,6 +210,14 @@ int PMPI_Finalize(void) {
                               spacing.best_pauses(), spacing.changes(), spacing.average_ticks(1),
                               spacing.average_ticks(2), spacing.average_ticks(3), spacing.average_ticks(4));
     }
+    const railmpi::p2p::Engine::CopyCounts& copies = in.p2p->copy_counts();
+    railmpi::base::log_info("single copies: %llu reads in %llu flushes (%llu fins frames), %llu heads written in "
+                            "%llu flushes",
+                            static_cast<unsigned long long>(copies.reads),
+                            static_cast<unsigned long long>(copies.read_flushes),
+                            static_cast<unsigned long long>(copies.fins_frames),
+                            static_cast<unsigned long long>(copies.writes),
+                            static_cast<unsigned long long>(copies.write_flushes));
     if (in.node_coll) {
       railmpi::base::log_info("collectives: %llu through the node's shared region (%llu of them by single copies "
                               "between two ranks)",

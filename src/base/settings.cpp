@@ -61,7 +61,7 @@ constexpr std::array kSpecs{
                 "Largest barrier/bcast/reduce/allreduce message that communicators within one node exchange through the node's shared region (0 = always point-to-point; at most 64K)."},
     SettingSpec{"RAILMPI_RMA_SHARED", "1",
                 "1: the memory of `MPI_Win_allocate` windows whose ranks are all on one node is shared memory, and one-sided operations on them are loads and stores of the origin (accumulates under a lock word per target, `MPI_Win_lock` an atomic on the target's epoch word: the target takes no part); 0: they are messages handled by the target, as for every other window."},
-    SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr, and at `MPI_Finalize` how the rank waited (yields, sleeps, the PAUSEs after its empty polls) and how many collectives went through the node's shared region."},
+    SettingSpec{"RAILMPI_VERBOSE", "0", "1 prints the route chosen per peer and start-up details to stderr, and at `MPI_Finalize` how the rank waited (yields, sleeps, the PAUSEs after its empty polls), its single copies (reads and the system calls that made them, fins frames that answered several reads at once, shared-copy heads written) and how many collectives went through the node's shared region."},
     SettingSpec{"RAILMPI_NODE", "",
                 "Name of the rank's host, set by `mpiexec` for every rank; ranks with one name share memory (empty: host name + network namespace)."},
     SettingSpec{"RAILMPI_PMI_ADDRESS", "",

@@ -297,6 +297,7 @@ void Engine::send_fins(int peer, std::span<const std::uint64_t> reqs) {
   put_header(f->op, h);
   f->op.payload = reinterpret_cast<const std::byte*>(f->reqs.data());
   f->op.payload_len = reqs.size() * sizeof(std::uint64_t);
+  ++copy_counts_.fins_frames;
   if (mcm_.send(peer, f->op) == device::SendResult::done) fins_ops_.give(f);
 }
 
@@ -440,6 +441,8 @@ int Engine::flush_reads() {
   int peer = -1;
   const std::size_t count = reads_.take(batch, peer);
   if (count == 0) return 0;
+  copy_counts_.reads += count;
+  ++copy_counts_.read_flushes;
   device::RemoteRun runs[kCopyBatch];
   for (std::size_t i = 0; i < count; ++i)
     runs[i] = {batch[i].remote_addr, {batch[i].r->buf + batch[i].offset, batch[i].bytes}};
@@ -486,6 +489,8 @@ int Engine::flush_writes() {
   int peer = -1;
   const std::size_t count = writes_.take(batch, peer);
   if (count == 0) return 0;
+  copy_counts_.writes += count;
+  ++copy_counts_.write_flushes;
   device::RemoteSource runs[kCopyBatch];
   for (std::size_t i = 0; i < count; ++i) runs[i] = {batch[i].remote_addr, {batch[i].s->buf, batch[i].bytes}};
   const std::size_t written = mcm_.write_remote_runs(peer, {runs, count});

@@ -133,6 +133,16 @@ class Engine {
   // Most single copies of one kind waiting for one flush.
   static constexpr std::size_t kCopyBatch = 64;
 
+  // What the deferred single copies came to (RAILMPI_VERBOSE's report at MPI_Finalize).
+  struct CopyCounts {
+    std::uint64_t reads = 0;         // reads of whole messages or shared-copy tails, tried
+    std::uint64_t read_flushes = 0;  // flushes that made them (one system call each, unless one failed)
+    std::uint64_t fins_frames = 0;   // one fins frame for several reads
+    std::uint64_t writes = 0;        // shared-copy heads this rank wrote as the sender, tried
+    std::uint64_t write_flushes = 0;
+  };
+  const CopyCounts& copy_counts() const { return copy_counts_; }
+
  private:
   // A send of `bytes` that streams both ways (this rank waits for large messages too): isend()
   // offers it to the receiver's single copy, eager sizes included (Figures::single_copy_both_ways_min).
@@ -276,6 +286,7 @@ class Engine {
   CopyQueue<PendingRead, kCopyBatch> reads_;
   CopyQueue<PendingWrite, kCopyBatch> writes_;
   bool copies_armed_ = false;
+  CopyCounts copy_counts_;
   PostedQueue posted_;
   UnexpectedQueue unexpected_;
   base::ObjectPool<ControlOp> control_ops_;
