@@ -41,19 +41,13 @@ Window::~Window() {
 // ---- origin side ----
 
 Window::OriginOp* Window::origin_op(p2p::Request* done) {
-  OriginOp* op;
-  if (origin_free_.empty()) {
-    origin_ops_.push_back(std::make_unique<OriginOp>());
-    op = origin_ops_.back().get();
-    op->window = this;
-    for (p2p::Request* r : {&op->message, &op->data, &op->fetched, &op->body}) {
-      r->owner = op;
+  OriginOp* op = origin_ops_.take([this](OriginOp& o) {
+    o.window = this;
+    for (p2p::Request* r : {&o.message, &o.data, &o.fetched, &o.body}) {
+      r->owner = &o;
       r->on_complete = &Window::origin_part_done;
     }
-  } else {
-    op = origin_free_.back();
-    origin_free_.pop_back();
-  }
+  });
   op->pending = 1;  // a guard: parts completing at once do not finish it while it is built
   op->done = done;
   ++in_flight_;
@@ -71,7 +65,7 @@ void Window::drop_guard(OriginOp& o) {
     if (done->on_complete) done->on_complete(*done);
   }
   --w.in_flight_;
-  w.origin_free_.push_back(op);
+  w.origin_ops_.give(op);
 }
 
 int Window::next_tag() {
@@ -385,17 +379,11 @@ void Window::post_request_recv() {
 }
 
 Window::TargetOp* Window::target_op() {
-  TargetOp* op;
-  if (target_free_.empty()) {
-    target_ops_.push_back(std::make_unique<TargetOp>());
-    op = target_ops_.back().get();
-    op->window = this;
-    op->req.owner = op;
-    op->req.on_complete = &Window::target_op_done;
-  } else {
-    op = target_free_.back();
-    target_free_.pop_back();
-  }
+  TargetOp* op = target_ops_.take([this](TargetOp& t) {
+    t.window = this;
+    t.req.owner = &t;
+    t.req.on_complete = &Window::target_op_done;
+  });
   ++target_busy_;
   return op;
 }
@@ -408,12 +396,12 @@ void Window::target_op_done(p2p::Request& r) {
     return;
   }
   --w.target_busy_;
-  w.target_free_.push_back(op);
+  w.target_ops_.give(op);
 }
 
 void Window::release(TargetOp* op) {
   --target_busy_;
-  target_free_.push_back(op);
+  target_ops_.give(op);
 }
 
 int Window::progress() {

@@ -17,11 +17,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "base/layout.hpp"
+#include "base/object_pool.hpp"
 #include "p2p/engine.hpp"
 #include "progress/engine.hpp"
 #include "rma/wire.hpp"
@@ -216,8 +217,7 @@ class Window {
   std::vector<int> job_ranks_;
   std::vector<TargetInfo> targets_;
   std::uint32_t next_id_ = 0;
-  std::vector<std::unique_ptr<OriginOp>> origin_ops_;
-  std::vector<OriginOp*> origin_free_;
+  base::ObjectPool<OriginOp> origin_ops_;
   int in_flight_ = 0;
   std::vector<std::uint8_t> touched_;
   std::vector<int> flush_targets_;  // flush()'s, kept
@@ -233,8 +233,7 @@ class Window {
   std::deque<Incoming> queue_;
   std::vector<std::vector<std::byte>> spare_messages_;
   TargetOp* stalled_ = nullptr;  // the op whose data the queue waits for
-  std::vector<std::unique_ptr<TargetOp>> target_ops_;
-  std::vector<TargetOp*> target_free_;
+  base::ObjectPool<TargetOp> target_ops_;
   int target_busy_ = 0;
   int shared_holders_ = 0;
   bool exclusive_held_ = false;

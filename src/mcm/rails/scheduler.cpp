@@ -216,17 +216,11 @@ device::SendResult Scheduler::send_striped(int peer, PeerRails& p, device::SendO
 }
 
 TxOp* Scheduler::tx_op() {
-  TxOp* tx;
-  if (!tx_free_.empty()) {
-    tx = tx_free_.back();
-    tx_free_.pop_back();
-  } else {
-    tx_storage_.push_back(std::make_unique<TxOp>());
-    tx = tx_storage_.back().get();
-    tx->scheduler = this;
-    tx->op.owner = tx;
-    tx->op.on_done = &Scheduler::on_tx_done;
-  }
+  TxOp* tx = tx_ops_.take([this](TxOp& t) {
+    t.scheduler = this;
+    t.op.owner = &t;
+    t.op.on_done = &Scheduler::on_tx_done;
+  });
   tx->op.header_len = 0;
   tx->op.payload = nullptr;
   tx->op.layout = nullptr;
@@ -242,7 +236,7 @@ TxOp* Scheduler::tx_op() {
 void Scheduler::release(TxOp* tx) {
   device::SendOp* parent = tx->parent;
   tx->parent = nullptr;
-  tx_free_.push_back(tx);
+  tx_ops_.give(tx);
   if (parent != nullptr && --parent->parts_pending == 0 && parent->on_done != nullptr) parent->on_done(*parent);
 }
 

@@ -36,11 +36,11 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "base/object_pool.hpp"
 #include "device/device.hpp"
 #include "mcm/rails/channel.hpp"
 #include "mcm/rails/policy.hpp"
@@ -180,8 +180,7 @@ class Scheduler {
   std::vector<int> rail_peers_;  // peers with several channels
   std::vector<Tap> taps_;
   device::FrameHandler upper_{};
-  std::vector<std::unique_ptr<TxOp>> tx_storage_;
-  std::vector<TxOp*> tx_free_;
+  base::ObjectPool<TxOp> tx_ops_;
   std::vector<TxOp*> scratch_;
   std::vector<int> ack_due_;
   std::vector<char> link_down_;  // per channel: its interface is down (channel_down)
