@@ -33,4 +33,28 @@ inline void short_copy(std::byte* to, const std::byte* from, std::size_t n) {
   }
 }
 
+// Copies n bytes (a header) in chunks that do not overlap: 16 bytes at a time from the
+// start, then 8, 4, 2 and 1. For headers that were just written by the same chunks (see
+// p2p::store_wire_header): each load then matches one earlier store and takes its bytes from the
+// store buffer. A load that spans several stores (short_copy's overlapping moves, memcpy) instead
+// waits until they reach the cache, and with them every older store, such as the previous frame's
+// stores to a cell the peer is reading.
+inline void chunk_copy(std::byte* to, const std::byte* from, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) std::memcpy(to + i, from + i, 16);
+  if (n - i >= 8) {
+    std::memcpy(to + i, from + i, 8);
+    i += 8;
+  }
+  if (n - i >= 4) {
+    std::memcpy(to + i, from + i, 4);
+    i += 4;
+  }
+  if (n - i >= 2) {
+    std::memcpy(to + i, from + i, 2);
+    i += 2;
+  }
+  if (n > i) to[i] = from[i];
+}
+
 }  // namespace railmpi::base

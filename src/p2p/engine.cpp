@@ -276,7 +276,11 @@ void Engine::send_control(int peer, FrameKind kind, std::uint64_t req, std::uint
   h.kind = kind;
   h.req = req;
   h.aux = aux;
-  send_control_header(peer, std::as_bytes(std::span(&h, 1)));
+  ControlOp* c = control_op();
+  put_header(c->op, h);
+  c->op.payload = nullptr;
+  c->op.payload_len = 0;
+  if (mcm_.send(peer, c->op) == device::SendResult::done) control_ops_.give(c);
 }
 
 void Engine::send_fins(int peer, std::span<const std::uint64_t> reqs) {

@@ -92,7 +92,9 @@ class Engine {
     h.source = source;
     h.tag = tag;
     h.size = bytes;
-    if (!mcm_.try_send_now(peer, std::as_bytes(std::span(&h, 1)), payload)) return false;
+    alignas(16) std::byte header[sizeof h];
+    store_wire_header(header, h);
+    if (!mcm_.try_send_now(peer, header, payload)) return false;
     last = envelope;
     return true;
   }

@@ -82,7 +82,7 @@ class PairLineEnd {
     // buffer, osu_latency 0-32 B 0.76-0.96 and 0.89-1.03 in two runs of 15 and 11 rounds, 64 B
     // 1.03 and 0.93.)
     const std::size_t n = header.size() + payload.size();
-    base::short_copy(line_->data, header.data(), header.size());
+    base::chunk_copy(line_->data, header.data(), header.size());
     std::byte* to = line_->data + header.size();
     const std::size_t first = std::min(payload.size(), base::kShortCopyMax);
     base::short_copy(to, payload.data(), first);

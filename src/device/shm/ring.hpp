@@ -179,7 +179,7 @@ class RingProducer {
     ch->header_len = static_cast<std::uint8_t>(header.size());
     ch->flags = flags;
     std::byte* p = c->bytes + kCellHeaderBytes;
-    base::short_copy(p, header.data(), header.size());
+    base::chunk_copy(p, header.data(), header.size());
     base::short_copy(p + header.size(), payload.data(), payload.size());
     // The cell at tail_ is never marked stale (see clear_if_stale), so only the next one is looked at.
     clear_if_stale(pos + 1);
@@ -210,7 +210,7 @@ class RingProducer {
     ch->header_len = static_cast<std::uint8_t>(header_len);
     ch->flags = flags;
     std::byte* p = first->bytes + kCellHeaderBytes;
-    if (header) std::memcpy(p, header, header_len);
+    if (header) base::chunk_copy(p, header, header_len);
     if (payload_len) fill(p + header_len, payload_len);
     // The cell after this frame becomes the consumer's next look-up: make sure it reads "empty".
     const std::uint64_t next = pos + k;
