@@ -54,6 +54,7 @@ points() {
     shift 2
     for i in $impls; do : >"$work/$i.$np.$prog.all"; done
     for n in $(seq 1 "$RUNS"); do
+        if [ -n "${RUN_HOOK_BEFORE:-}" ]; then "$RUN_HOOK_BEFORE" "$np.$prog.$n"; fi
         for i in $impls; do
             run "$i" "$np" "$prog" "$@" >"$work/raw"
             # osu_latency -P: "# placement_oneway_us BEFORE AFTER" -> <file>.placement
@@ -160,29 +161,39 @@ limits() {
 limits
 cacheline_limits
 cma() { awk -v k="${2:-cma_MBps}" -v s="$1" '$1 == k && $2 == s { print $3 }' "$work/copy_limit"; }
-# The single-copy limits again in each run of the bandwidth points, right after its programs
-# (RUN_HOOK of points()): the machine's phase moves the copy rates 1.5-2x within minutes (2 ranks,
-# copy_limit cma_bidir_MBps 1 MiB 21.7-27.5 GB/s on one day), so a bandwidth row is compared
-# with the limit of its own run. copy_sample NAME.N -> $work/copy_limit.NAME.N, with the
-# handoff bandwidth of fresh data between the cores (handoff_bw: what every copy through a ring is
-# bound by, and what swung 3-5x within minutes on the AMD EPYC guest).
+# The single-copy limits again in each run of the bandwidth points, right before its programs
+# and right after them (RUN_HOOK_BEFORE and RUN_HOOK of points()): the machine's phase moves the
+# copy rates 1.5-2x within minutes (2 ranks, copy_limit cma_bidir_MBps 1 MiB 21.7-27.5 GB/s on one
+# day; 16 MiB 17.2-20.9 within ten minutes on another), so a bandwidth row is compared with the
+# limit of its own run: the mean of the two samples around it. (osu_bibw 16 MiB on 2026-12-07:
+# 0.72-0.87 of the sample after the run in six tables, 0.82 of the mean of the two in one; run
+# alone right between two samples, 1.00-1.11 of their mean 8 times at 15:55, and right after one,
+# 0.76-0.96 3 times at 17:55: copy_limit keeps the best of 3 short bursts, osu_bibw's 13 windows
+# of 1 GiB each way average over the minute's swings and wait for the slower rank at every window's
+# end.)
+# copy_sample NAME.N -> $work/copy_limit.NAME.N (after) or .NAME.N.before, with the handoff
+# bandwidth of fresh data between the cores (handoff_bw: what every copy through a ring is bound
+# by, and what swung 3-5x within minutes on the AMD EPYC guest).
 copy_sample() {
     "$build/bench/copy_limit" >"$work/copy_limit.$1" 2>/dev/null
     "$build/bench/handoff_bw" >>"$work/copy_limit.$1" 2>/dev/null
 }
-# run_cma NAME KEY SIZE: the median of the runs' samples; cma_ratio NAME KEY SIZE [FACTOR]: the
-# median over the runs of RailMPI's value / (FACTOR x) its run's sample.
+copy_sample_before() { copy_sample "$1.before"; }
+# run_limit NAME.N KEY SIZE [FACTOR]: (FACTOR x) the mean of run N's samples (before and after).
+run_limit() {
+    cat "$work/copy_limit.$1" "$work/copy_limit.$1.before" 2>/dev/null |
+        awk -v k="$2" -v s="$3" -v f="${4:-1}" '$1 == k && $2 == s { t += $3; c++ } END { if (c) print f * t / c }'
+}
+# run_cma NAME KEY SIZE: the median of the runs' limits; cma_ratio NAME KEY SIZE [FACTOR]: the
+# median over the runs of RailMPI's value / (FACTOR x) its run's limit.
 run_cma() {
     local n
-    for n in $(seq 1 "$RUNS"); do
-        awk -v k="$2" -v s="$3" '$1 == k && $2 == s { print $3 }' "$work/copy_limit.$1.$n" 2>/dev/null
-    done | median
+    for n in $(seq 1 "$RUNS"); do run_limit "$1.$n" "$2" "$3"; done | median
 }
 cma_ratio() {
-    local n lim
+    local n
     for n in $(seq 1 "$RUNS"); do
-        lim=$(awk -v k="$2" -v s="$3" -v f="${4:-1}" '$1 == k && $2 == s { print f * $3 }' "$work/copy_limit.$1.$n" 2>/dev/null)
-        ratio "$(value "rail.$1.$n" "$3")" "$lim"
+        ratio "$(value "rail.$1.$n" "$3")" "$(run_limit "$1.$n" "$2" "$3" "${4:-1}")"
         echo
     done | awk 'NF' | median | awk '{ printf "%.2f", $1 }'
 }
@@ -267,7 +278,7 @@ fi
 
 if [[ " $ONLY " == *" bw "* ]]; then
     for b in osu_bw osu_bibw; do
-        RUN_HOOK=copy_sample points 2 $b -s 4096 -m 16777216
+        RUN_HOOK_BEFORE=copy_sample_before RUN_HOOK=copy_sample points 2 $b -s 4096 -m 16777216
         for s in 4096 8192 16384 32768 65536; do
             r=$(value rail.2.$b $s); read -r m o <<<"$(peer_values 2.$b $s)"
             q=$(peer_ratio high 2.$b $s)
