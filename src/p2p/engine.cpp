@@ -278,9 +278,7 @@ void Engine::send_control(int peer, FrameKind kind, std::uint64_t req, std::uint
   h.aux = aux;
   ControlOp* c = control_op();
   put_header(c->op, h);
-  c->op.payload = nullptr;
-  c->op.payload_len = 0;
-  if (mcm_.send(peer, c->op) == device::SendResult::done) control_ops_.give(c);
+  send_control_op(peer, c);
 }
 
 void Engine::send_fins(int peer, std::span<const std::uint64_t> reqs) {
@@ -309,6 +307,10 @@ void Engine::send_control_header(int peer, std::span<const std::byte> header) {
   ControlOp* c = control_op();
   std::memcpy(c->op.header.data(), header.data(), header.size());
   c->op.header_len = static_cast<std::uint32_t>(header.size());
+  send_control_op(peer, c);
+}
+
+void Engine::send_control_op(int peer, ControlOp* c) {
   c->op.payload = nullptr;
   c->op.payload_len = 0;
   if (mcm_.send(peer, c->op) == device::SendResult::done) control_ops_.give(c);

@@ -250,6 +250,8 @@ class Engine {
     Engine* engine = nullptr;
   };
   ControlOp* control_op();
+  // Sends c (its header set, no payload); it goes back to the pool once the device is done with it.
+  void send_control_op(int peer, ControlOp* c);
   // A fins frame (wire_header.hpp) and its payload, alive until the device has sent it.
   struct FinsOp {
     device::SendOp op;

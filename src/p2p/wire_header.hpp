@@ -112,19 +112,17 @@ struct Envelope {
 // EPYC guest), 91% of Engine::isend's samples sat on that load, waiting for the previous rts's
 // stores to a ring cell the peer was reading.
 inline void store_wire_header(std::byte* to, const WireHeader& h) {
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   const std::uint64_t w0 = std::uint64_t{static_cast<std::uint8_t>(h.kind)} | std::uint64_t{h.flags} << 8 |
                            std::uint64_t{h.reserved} << 16 | std::uint64_t{static_cast<std::uint32_t>(h.context)} << 32;
   const std::uint64_t w1 =
       std::uint64_t{static_cast<std::uint32_t>(h.source)} | std::uint64_t{static_cast<std::uint32_t>(h.tag)} << 32;
-#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   _mm_storeu_si128(reinterpret_cast<__m128i*>(to), _mm_set_epi64x(static_cast<long long>(w1), static_cast<long long>(w0)));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 16),
                    _mm_set_epi64x(static_cast<long long>(h.req), static_cast<long long>(h.size)));
   std::memcpy(to + 32, &h.aux, 8);
 #else
   std::memcpy(to, &h, sizeof h);
-  (void)w0;
-  (void)w1;
 #endif
 }
 
