@@ -211,13 +211,13 @@ int PMPI_Finalize(void) {
                               spacing.average_ticks(2), spacing.average_ticks(3), spacing.average_ticks(4));
     }
     const railmpi::p2p::Engine::CopyCounts& copies = in.p2p->copy_counts();
-    railmpi::base::log_info("single copies: %llu reads in %llu flushes (%llu fins frames), %llu heads written in "
-                            "%llu flushes",
-                            static_cast<unsigned long long>(copies.reads),
-                            static_cast<unsigned long long>(copies.read_flushes),
-                            static_cast<unsigned long long>(copies.fins_frames),
-                            static_cast<unsigned long long>(copies.writes),
-                            static_cast<unsigned long long>(copies.write_flushes));
+    const auto n = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+    railmpi::base::log_info("single copies: %llu reads in %llu flushes (%llu fins frames), %llu heads written (%llu "
+                            "write flushes); handed over: %llu helps asked, %llu runs (%llu bytes) given, %llu runs "
+                            "(%llu bytes) written",
+                            n(copies.reads), n(copies.read_flushes), n(copies.fins_frames), n(copies.writes),
+                            n(copies.write_flushes), n(copies.helps_asked), n(copies.runs_given),
+                            n(copies.bytes_given), n(copies.runs_written), n(copies.bytes_written));
     if (in.node_coll) {
       railmpi::base::log_info("collectives: %llu through the node's shared region (%llu of them by single copies "
                               "between two ranks)",

@@ -60,7 +60,8 @@ Engine::Engine(mcm::MultiMethod& mcm, bool header_cache)
       sent_envelope_(static_cast<std::size_t>(mcm.job_size())),
       received_envelope_(static_cast<std::size_t>(mcm.job_size())),
       rendezvous_sends_(static_cast<std::size_t>(mcm.job_size())),
-      heard_since_send_(static_cast<std::size_t>(mcm.job_size()), 1) {
+      heard_since_send_(static_cast<std::size_t>(mcm.job_size()), 1),
+      help_asked_(static_cast<std::size_t>(mcm.job_size())) {
   mcm_.set_handler({.ctx = this,
                     .on_frame = &Engine::on_frame,
                     .on_peer_failed = &Engine::on_peer_failed,
@@ -436,41 +437,69 @@ void Engine::rendezvous_without_read(Request& r, int peer, std::uint64_t sender_
 void Engine::defer_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t remote_addr,
                         std::size_t offset, std::size_t bytes, bool shared_tail) {
   if (reads_.must_flush_before(peer)) flush_reads();
-  reads_.push(peer, PendingRead{&r, sender_req, remote_addr, offset, bytes, shared_tail});
+  if (!shared_tail) {  // a whole read: a run of it may be handed to the sender (handle_help)
+    r.offset = 0;
+    r.remote_req = sender_req;
+    r.remote_addr = remote_addr;
+  }
+  reads_.push(peer, PendingRead{&r, sender_req, remote_addr, offset, bytes, shared_tail, false});
   copies_armed_ = true;
 }
 
 int Engine::flush_reads() {
-  // Taken out first: completing a receive may post another (a collective's next round), whose
-  // read queues anew.
-  PendingRead batch[kCopyBatch];
-  int peer = -1;
-  const std::size_t count = reads_.take(batch, peer);
-  if (count == 0) return 0;
+  if (reads_.empty()) return 0;
+  const int peer = reads_.peer();
+  // The first kReadChunk bytes, in one call: the reads of a window of messages whole, or of a
+  // few MiB of large ones (the rest after the next device pass, where a help may come in).
+  device::RemoteRun runs[kCopyBatch];
+  std::size_t count = 0;
+  std::size_t room = kReadChunk;
+  while (count < reads_.size() && room > 0) {
+    const PendingRead& p = reads_[count];
+    const std::size_t n = std::min(p.bytes, room);
+    runs[count++] = {p.remote_addr, {p.r->buf + p.offset, n}};
+    room -= n;
+  }
   copy_counts_.reads += count;
   ++copy_counts_.read_flushes;
-  device::RemoteRun runs[kCopyBatch];
-  for (std::size_t i = 0; i < count; ++i)
-    runs[i] = {batch[i].remote_addr, {batch[i].r->buf + batch[i].offset, batch[i].bytes}};
   const std::size_t read = mcm_.read_remote_runs(peer, {runs, count});
   // The run the device stopped at failed; the ones after it were not tried.
   bool read_ok[kCopyBatch];
+  std::size_t bytes_read = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    read_ok[i] = i < read || (i > read && mcm_.read_remote(peer, runs[i].remote_addr, runs[i].local));
+    if (read_ok[i]) bytes_read += runs[i].local.size();
+  }
+  // The last run read may be the head of a larger read: it stays queued, advanced.
+  std::size_t done = count;
+  if (PendingRead& last = reads_[count - 1]; read_ok[count - 1] && runs[count - 1].local.size() < last.bytes) {
+    const std::size_t n = runs[count - 1].local.size();
+    last.remote_addr += n;
+    last.offset += n;
+    last.bytes -= n;
+    last.started = true;
+    last.r->offset += n;  // counted in; the rest of it is still queued, so r is not complete
+    --done;
+  }
+  // Taken out first: completing a receive may post another (a collective's next round), whose
+  // read queues anew.
+  PendingRead batch[kCopyBatch];
+  reads_.take_front(done, batch);
+  if (!reads_.empty()) copies_armed_ = true;
   std::uint64_t fins[kCopyBatch];
   std::size_t fin_count = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    read_ok[i] = i < read || (i > read && mcm_.read_remote(peer, batch[i].remote_addr, runs[i].local));
+  for (std::size_t i = 0; i < done; ++i)
     if (read_ok[i]) fins[fin_count++] = batch[i].sender_req;
-  }
   // Every fin before any of the completions below, as when each went before its own.
   send_fins(peer, {fins, fin_count});
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < done; ++i) {
     const PendingRead& p = batch[i];
     Request& r = *p.r;
-    const bool ok = read_ok[i];
-    if (ok && p.shared_tail) {
-      shared_part_done(r, p.bytes);
-    } else if (ok) {
-      complete(r);
+    if (read_ok[i]) {
+      part_in(r, runs[i].local.size());
+    } else if (p.started || (!p.shared_tail && r.offset > 0)) {
+      // Part of it is here, part handed over or read: the peer's memory went away mid-message.
+      on_peer_failed(this, peer, "a single copy from its memory failed mid-message");
     } else if (p.shared_tail) {
       // The sender streams the whole message instead; its `written` answer comes before the data
       // (frames of one peer arrive in order) and is ignored, but for a failed write
@@ -480,13 +509,84 @@ int Engine::flush_reads() {
       rendezvous_without_read(r, peer, p.sender_req, p.remote_addr);
     }
   }
+  if (bytes_read >= kHelpRunMin && reads_.empty()) ask_help(peer);
   return static_cast<int>(count);
 }
 
+void Engine::ask_help(int peer) {
+  std::uint8_t& help = help_asked_[static_cast<std::size_t>(peer)];
+  if (help != kHelpNone || rendezvous_sends_[static_cast<std::size_t>(peer)] == 0) return;
+  help = kHelpAsked;
+  ++copy_counts_.helps_asked;
+  send_control(peer, FrameKind::help, 0, 0);
+}
+
+void Engine::handle_help(int peer) {
+  // Half of what is left to read from the peer, from the end: both cores then finish about
+  // together. Only whole reads (a shared copy's tail is half a message already).
+  std::size_t left = 0;
+  if (!reads_.empty() && reads_.peer() == peer)
+    for (std::size_t i = 0; i < reads_.size(); ++i)
+      if (!reads_[i].shared_tail) left += reads_[i].bytes;
+  std::size_t give = left / 2 / 4096 * 4096;
+  while (give >= kHelpRunMin && !reads_.empty() && !reads_.back().shared_tail) {
+    PendingRead& p = reads_.back();
+    const std::size_t n = std::min(give, p.bytes);
+    const std::size_t at = p.offset + p.bytes - n;
+    const PartHeader h{FrameKind::write_run, 0, {}, p.sender_req, id_of(p.r), id_of(p.r->buf + at), n, at};
+    send_control_header(peer, std::as_bytes(std::span(&h, 1)));
+    ++copy_counts_.runs_given;
+    copy_counts_.bytes_given += n;
+    give -= n;
+    p.bytes -= n;
+    if (p.bytes == 0) {  // all of it handed over: this rank reads no more of it
+      send_control(peer, FrameKind::fin, p.sender_req, 0);
+      reads_.pop_back();
+    }
+  }
+  const PartHeader last{FrameKind::write_run, kPartLast, {}, 0, 0, 0, 0, 0};
+  send_control_header(peer, std::as_bytes(std::span(&last, 1)));
+}
+
+void Engine::handle_write_run(int peer, const PartHeader& h) {
+  if (h.flags & kPartLast) {
+    // Runs written since the help went out and still nothing to read here: offer again (the
+    // peer's half shrank meanwhile). Runs still queued offer again once written (flush_writes).
+    std::uint8_t& help = help_asked_[static_cast<std::size_t>(peer)];
+    const bool again = help == kHelpWrote && reads_.empty() && writes_.empty();
+    help = kHelpNone;
+    if (again) ask_help(peer);
+    return;
+  }
+  Request& s = request_at(h.sender_req);
+  if (h.offset > s.total || h.bytes > s.total - h.offset) {
+    ++s.waiting;
+    PartHeader echo = h;
+    echo.kind = FrameKind::run_written;
+    echo.flags = kPartFailed;
+    send_control_header(peer, std::as_bytes(std::span(&echo, 1)));
+    return;
+  }
+  defer_write(s, peer, h.receiver_req, h.addr, h.offset, h.bytes, /*run=*/true);
+}
+
+void Engine::handle_run_written(int peer, const PartHeader& h) {
+  Request& r = request_at(h.receiver_req);
+  if (h.flags & kPartFailed) {
+    // The sender waits for one more fin: read the run here first.
+    if (!mcm_.read_remote(peer, r.remote_addr + h.offset, {r.buf + h.offset, h.bytes})) {
+      on_peer_failed(this, peer, "a single copy from its memory failed mid-message");
+      return;
+    }
+    send_control(peer, FrameKind::fin, h.sender_req, 0);
+  }
+  part_in(r, h.bytes);
+}
+
 void Engine::defer_write(Request& s, int peer, std::uint64_t receiver_req, std::uint64_t remote_addr,
-                         std::size_t bytes) {
+                         std::size_t offset, std::size_t bytes, bool run) {
   if (writes_.must_flush_before(peer)) flush_writes();
-  writes_.push(peer, PendingWrite{&s, receiver_req, remote_addr, bytes});
+  writes_.push(peer, PendingWrite{&s, receiver_req, remote_addr, offset, bytes, run});
   copies_armed_ = true;
 }
 
@@ -495,17 +595,33 @@ int Engine::flush_writes() {
   int peer = -1;
   const std::size_t count = writes_.take(batch, peer);
   if (count == 0) return 0;
-  copy_counts_.writes += count;
   ++copy_counts_.write_flushes;
   device::RemoteSource runs[kCopyBatch];
-  for (std::size_t i = 0; i < count; ++i) runs[i] = {batch[i].remote_addr, {batch[i].s->buf, batch[i].bytes}};
+  for (std::size_t i = 0; i < count; ++i)
+    runs[i] = {batch[i].remote_addr, {batch[i].s->buf + batch[i].offset, batch[i].bytes}};
   const std::size_t written = mcm_.write_remote_runs(peer, {runs, count});
+  bool any_run = false;
   for (std::size_t i = 0; i < count; ++i) {
     const PendingWrite& p = batch[i];
     const bool ok = i < written || (i > written && mcm_.write_remote(peer, p.remote_addr, runs[i].local));
-    // A failed write keeps the buffer for one more fin: the receiver reads the head itself.
+    // A failed write keeps the buffer for one more fin: the receiver reads the part itself.
     if (!ok) ++p.s->waiting;
-    send_control(peer, FrameKind::written, p.receiver_req, ok ? p.bytes : 0);
+    if (p.run) {
+      any_run = true;
+      ++copy_counts_.runs_written;
+      copy_counts_.bytes_written += p.bytes;
+      const PartHeader h{FrameKind::run_written, ok ? std::uint8_t{0} : kPartFailed, {}, id_of(p.s), p.receiver_req,
+                         p.remote_addr, p.bytes, p.offset};
+      send_control_header(peer, std::as_bytes(std::span(&h, 1)));
+    } else {
+      ++copy_counts_.writes;
+      send_control(peer, FrameKind::written, p.receiver_req, ok ? p.bytes : 0);
+    }
+  }
+  if (any_run) {
+    std::uint8_t& help = help_asked_[static_cast<std::size_t>(peer)];
+    if (help == kHelpAsked) help = kHelpWrote;  // offer again once the answer ends
+    else if (reads_.empty()) ask_help(peer);
   }
   return static_cast<int>(count);
 }
@@ -523,7 +639,7 @@ void Engine::start_shared_copy(Request& r, int peer, std::uint64_t sender_req, s
   r.remote_req = sender_req;
   r.remote_addr = sender_addr;
   r.offset = 0;
-  const PartHeader h{FrameKind::write_part, {}, sender_req, id_of(&r), id_of(r.buf), head};
+  const PartHeader h{FrameKind::write_part, 0, {}, sender_req, id_of(&r), id_of(r.buf), head, 0};
   send_control_header(peer, std::as_bytes(std::span(&h, 1)));
   // Once the tail is here (flush_reads), the fin goes out: the sender may complete once its own
   // write is done, without waiting for a fin after its `written` came back: one control frame
@@ -541,7 +657,7 @@ void Engine::handle_write_part(int peer, const PartHeader& h) {
     send_control(peer, FrameKind::written, h.receiver_req, 0);
     return;
   }
-  defer_write(s, peer, h.receiver_req, h.addr, h.bytes);
+  defer_write(s, peer, h.receiver_req, h.addr, 0, h.bytes, /*run=*/false);
 }
 
 // Receiver: the sender wrote `bytes` of the head (0 when its write failed: read the head too, then
@@ -563,12 +679,7 @@ void Engine::handle_written(int peer, std::uint64_t receiver_req, std::size_t by
     }
     send_control(peer, FrameKind::fin, r.remote_req, 0);
   }
-  shared_part_done(r, head);
-}
-
-void Engine::shared_part_done(Request& r, std::size_t bytes) {
-  r.offset += bytes;
-  if (r.offset >= r.total) complete(r);
+  part_in(r, head);
 }
 
 void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, std::span<const std::byte> payload,
@@ -579,10 +690,12 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
     e.handle_eager(peer, e.received_envelope_[static_cast<std::size_t>(peer)], 0, 0, payload, hint);
     return;
   }
-  if (kind == FrameKind::write_part) [[unlikely]] {
+  if (kind == FrameKind::write_part || kind == FrameKind::write_run || kind == FrameKind::run_written) [[unlikely]] {
     PartHeader p;
     std::memcpy(&p, header.data(), sizeof p);
-    e.handle_write_part(peer, p);
+    if (kind == FrameKind::write_part) e.handle_write_part(peer, p);
+    else if (kind == FrameKind::write_run) e.handle_write_run(peer, p);
+    else e.handle_run_written(peer, p);
     return;
   }
   WireHeader h;
@@ -599,7 +712,10 @@ void Engine::on_frame(void* ctx, int peer, std::span<const std::byte> header, st
       e.handle_rts(peer, h, payload);
       return;
     case FrameKind::eager_cached:
-    case FrameKind::write_part: break;
+    case FrameKind::write_part:
+    case FrameKind::write_run:
+    case FrameKind::run_written: break;
+    case FrameKind::help: e.handle_help(peer); return;
     case FrameKind::written: e.handle_written(peer, h.req, h.aux); return;
     case FrameKind::cts:
       e.flush_writes();  // a queued head write of this send goes before its packets

@@ -12,7 +12,10 @@
 //   or <= single_copy_whole_max      when either side streams both ways, unless the device says
 //                                    its rings are faster now: both_ways_rings, then eager or
 //                                    packets); the reads of one device pass from one peer go in
-//                                    one batch (flush_copies)
+//                                    one batch (flush_copies), kReadChunk bytes a flush; a rank
+//                                    done reading while its own sends wait for the peer's reads
+//                                    offers help, and the peer hands it the last half of what it
+//                                    has left to read, which the sender writes (see PartHeader)
 //   larger, single copy, both     -> rts; receiver answers write_part, reads the second part,
 //   buffers contiguous, size >=      the sender writes the first into the receiver's buffer and
 //   shared_copy_min                  answers written; receiver answers fin once its part is
@@ -134,6 +137,17 @@ class Engine {
   }
   // Most single copies of one kind waiting for one flush.
   static constexpr std::size_t kCopyBatch = 64;
+  // Most bytes one flush reads: the rest waits for the next flush, after a device pass, so that a
+  // help from the peer is answered within one such read (5-7 ms at 10-13 GB/s; an osu_bibw
+  // window of 16 MiB messages takes 70-110 ms). Not less: each process_vm_readv call costs more
+  // than its bytes (2 ranks on a 2-vCPU AMD EPYC guest, osu_bibw 1 MiB, 2026-12-07: a flush a
+  // message spent 186 ms in read calls against 120 for a flush a window, the same bytes, and ran
+  // at 25-30 GB/s against 39-42; lib_ab.sh, 6-8 rounds, against a flush of everything queued:
+  // 8 MiB 0.89-0.92 the bandwidth at 1-4 MiB, 64 MiB 1.02-1.11 at 1-16 MiB).
+  static constexpr std::size_t kReadChunk = std::size_t{64} << 20;
+  // Smallest run handed to a peer that asked for help (a round trip of control frames, a few
+  // microseconds, against about 80 us of copying).
+  static constexpr std::size_t kHelpRunMin = std::size_t{1} << 20;
 
   // What the deferred single copies came to (RAILMPI_VERBOSE's report at MPI_Finalize).
   struct CopyCounts {
@@ -141,7 +155,12 @@ class Engine {
     std::uint64_t read_flushes = 0;  // flushes that made them (one system call each, unless one failed)
     std::uint64_t fins_frames = 0;   // one fins frame for several reads
     std::uint64_t writes = 0;        // shared-copy heads this rank wrote as the sender, tried
-    std::uint64_t write_flushes = 0;
+    std::uint64_t write_flushes = 0;   // flushes of heads and runs (below)
+    std::uint64_t helps_asked = 0;   // help frames sent (every read done, own sends still read)
+    std::uint64_t runs_given = 0;    // runs of queued reads handed to the peer that asked
+    std::uint64_t bytes_given = 0;
+    std::uint64_t runs_written = 0;  // runs this rank wrote for the peer it asked, tried
+    std::uint64_t bytes_written = 0;
   };
   const CopyCounts& copy_counts() const { return copy_counts_; }
 
@@ -212,23 +231,41 @@ class Engine {
   // A matched rendezvous not read whole in one single copy: the shared copy, or cts and packets.
   void rendezvous_without_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr);
   // Queues a read of `bytes` at `remote_addr` into r.buf + offset for flush_reads(): all of r
-  // (contiguous on both sides), or the tail of a shared copy (`shared_tail`).
+  // (contiguous on both sides), or the tail of a shared copy (`shared_tail`). r.offset counts the
+  // bytes in (read here or written by the sender); r completes when they reach r.status_bytes.
   void defer_read(Request& r, int peer, std::uint64_t sender_req, std::uint64_t remote_addr, std::size_t offset,
                   std::size_t bytes, bool shared_tail);
-  // The queued reads: each done answers fin, each refused takes another path.
+  // The queued reads, the first kReadChunk bytes of them: each read to its end answers fin, each
+  // refused takes another path. A rank left with none asks for help (ask_help()).
   int flush_reads();
-  // Sender: queues the write of the head of s (a shared copy) for flush_writes().
-  void defer_write(Request& s, int peer, std::uint64_t receiver_req, std::uint64_t remote_addr, std::size_t bytes);
-  // The queued writes: each answers written (0 bytes when refused).
+  // Counts `bytes` of receive r in; completes it when all are.
+  void part_in(Request& r, std::size_t bytes) {
+    r.offset += bytes;
+    if (r.offset >= r.status_bytes) complete(r);
+  }
+  // Sender: queues the write of `bytes` of s from `offset` (the head of a shared copy, or a run
+  // handed over by the receiver) for flush_writes().
+  void defer_write(Request& s, int peer, std::uint64_t receiver_req, std::uint64_t remote_addr, std::size_t offset,
+                   std::size_t bytes, bool run);
+  // The queued writes: each head answers written (0 bytes when refused), each run run_written.
   int flush_writes();
+  // Both ways, at the end of a window (see PartHeader): this rank read everything `peer` sent it
+  // and waits for `peer` to read its sends: it offers to write some of them itself.
+  void ask_help(int peer);
+  // The peer offers: hand it the last half of the reads queued from it (runs of kHelpRunMin or
+  // more), then kPartLast.
+  void handle_help(int peer);
+  // The peer hands a run of one of this rank's sends over, or ends its answer.
+  void handle_write_run(int peer, const PartHeader& h);
+  // The run is in (or the peer could not write it: read it here).
+  void handle_run_written(int peer, const PartHeader& h);
   // Receiver: answer cts, the sender streams the message in data packets.
   void stream_rendezvous(Request& r, int peer, std::uint64_t sender_req);
-  // Shared single copy (Figures::shared_copy_min; see PartHeader): the receiver's side, the
-  // sender's answer, and the receiver's count of the parts done.
+  // Shared single copy (Figures::shared_copy_min; see PartHeader): the receiver's side and the
+  // sender's answer; the receiver counts the parts in with part_in().
   void start_shared_copy(Request& r, int peer, std::uint64_t sender_req, std::uint64_t sender_addr);
   void handle_write_part(int peer, const PartHeader& h);
   void handle_written(int peer, std::uint64_t receiver_req, std::size_t bytes);
-  void shared_part_done(Request& r, std::size_t bytes);
   // Sender: push data packets until the device queues one or all are out.
   void pump_data(Request& r);
   void send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux);
@@ -280,16 +317,23 @@ class Engine {
     std::size_t offset;
     std::size_t bytes;
     bool shared_tail;
+    bool started;  // a flush read its first bytes (a later failure has no other path)
   };
   struct PendingWrite {
     Request* s;
     std::uint64_t receiver_req;
     std::uint64_t remote_addr;
+    std::size_t offset;
     std::size_t bytes;
+    bool run;  // a run handed over (write_run), not a shared copy's head
   };
   CopyQueue<PendingRead, kCopyBatch> reads_;
   CopyQueue<PendingWrite, kCopyBatch> writes_;
   bool copies_armed_ = false;
+  // Per peer: whether a help is out, not answered yet (kPartLast), and whether runs were written
+  // since it went out (then the answer's end offers again).
+  static constexpr std::uint8_t kHelpNone = 0, kHelpAsked = 1, kHelpWrote = 2;
+  std::vector<std::uint8_t> help_asked_;
   CopyCounts copy_counts_;
   PostedQueue posted_;
   UnexpectedQueue unexpected_;

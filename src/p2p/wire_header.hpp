@@ -23,6 +23,9 @@ enum class FrameKind : std::uint8_t {
   write_part = 8,    // shared single copy: receiver asks the sender to write the first part (PartHeader)
   written = 9,       // shared single copy: sender wrote it: receiver request + bytes written
   fins = 10,         // fin for `size` messages read in one batch: the payload is their sender requests (u64 each)
+  help = 11,         // both ways: the sender has read everything it was sent and waits for its own sends' reads
+  write_run = 12,    // answer to help: write this run of your send into my buffer (PartHeader; bytes 0: none)
+  run_written = 13,  // the sender wrote (or, kPartFailed, could not write) the run of a write_run (PartHeader)
 };
 
 inline constexpr std::uint8_t kFlagSync = 1;
@@ -55,15 +58,30 @@ static_assert(sizeof(WireHeader) <= device::kMaxUserHeader);
 // the receiver then reads them too); the receiver sends fin once it read its own part (the
 // sender completes on it: it wrote its part before, frames of one peer arriving in order), and a
 // second fin after reading the head itself when the write failed (the sender waits for it then).
+//
+// help / write_run / run_written: a rank that has read every message its peer sent it, while
+// its own sends to that peer wait for the peer's reads (osu_bibw's window end), sends `help`. The
+// peer answers with write_run frames for runs at the end of the reads it has queued, at `offset`
+// in both buffers (`addr` is the receiver's address of the run), the last marked kPartLast (a
+// lone one of 0 bytes: nothing to hand over). The sender writes them into the receiver's buffer
+// (process_vm_writev) and echoes each as run_written, kPartFailed when its write failed (the
+// receiver then reads the run itself and sends one more fin, which the sender waits for). The
+// receiver's fin for a message goes out once it read its own part, and the sender handles the
+// write_run before that fin (frames of one peer arrive in order), so a send completes after its
+// run is written.
 struct PartHeader {
   FrameKind kind;
-  std::uint8_t reserved[7];
+  std::uint8_t flags;
+  std::uint8_t reserved[6];
   std::uint64_t sender_req;
   std::uint64_t receiver_req;
   std::uint64_t addr;
   std::uint64_t bytes;
+  std::uint64_t offset;  // write_run, run_written: where the run starts in both buffers
 };
 static_assert(sizeof(PartHeader) <= device::kMaxUserHeader);
+inline constexpr std::uint8_t kPartLast = 1;    // write_run: the last answer to one help
+inline constexpr std::uint8_t kPartFailed = 2;  // run_written: nothing was written
 
 // The first part of a shared single copy of n bytes, the part the sender writes: half, whole
 // pages (both processes' buffers are paged alike), 0 below two pages.
