@@ -304,10 +304,10 @@ void Engine::send_fins(int peer, std::span<const std::uint64_t> reqs) {
   if (mcm_.send(peer, f->op) == device::SendResult::done) fins_ops_.give(f);
 }
 
-void Engine::send_control_header(int peer, std::span<const std::byte> header) {
+void Engine::send_part(int peer, const PartHeader& h) {
   ControlOp* c = control_op();
-  std::memcpy(c->op.header.data(), header.data(), header.size());
-  c->op.header_len = static_cast<std::uint32_t>(header.size());
+  std::memcpy(c->op.header.data(), &h, sizeof h);
+  c->op.header_len = sizeof h;
   send_control_op(peer, c);
 }
 
@@ -534,7 +534,7 @@ void Engine::handle_help(int peer) {
     const std::size_t n = std::min(give, p.bytes);
     const std::size_t at = p.offset + p.bytes - n;
     const PartHeader h{FrameKind::write_run, 0, {}, p.sender_req, id_of(p.r), id_of(p.r->buf + at), n, at};
-    send_control_header(peer, std::as_bytes(std::span(&h, 1)));
+    send_part(peer, h);
     ++copy_counts_.runs_given;
     copy_counts_.bytes_given += n;
     give -= n;
@@ -545,7 +545,7 @@ void Engine::handle_help(int peer) {
     }
   }
   const PartHeader last{FrameKind::write_run, kPartLast, {}, 0, 0, 0, 0, 0};
-  send_control_header(peer, std::as_bytes(std::span(&last, 1)));
+  send_part(peer, last);
 }
 
 void Engine::handle_write_run(int peer, const PartHeader& h) {
@@ -564,7 +564,7 @@ void Engine::handle_write_run(int peer, const PartHeader& h) {
     PartHeader echo = h;
     echo.kind = FrameKind::run_written;
     echo.flags = kPartFailed;
-    send_control_header(peer, std::as_bytes(std::span(&echo, 1)));
+    send_part(peer, echo);
     return;
   }
   defer_write(s, peer, h.receiver_req, h.addr, h.offset, h.bytes, /*run=*/true);
@@ -612,7 +612,7 @@ int Engine::flush_writes() {
       copy_counts_.bytes_written += p.bytes;
       const PartHeader h{FrameKind::run_written, ok ? std::uint8_t{0} : kPartFailed, {}, id_of(p.s), p.receiver_req,
                          p.remote_addr, p.bytes, p.offset};
-      send_control_header(peer, std::as_bytes(std::span(&h, 1)));
+      send_part(peer, h);
     } else {
       ++copy_counts_.writes;
       send_control(peer, FrameKind::written, p.receiver_req, ok ? p.bytes : 0);
@@ -640,7 +640,7 @@ void Engine::start_shared_copy(Request& r, int peer, std::uint64_t sender_req, s
   r.remote_addr = sender_addr;
   r.offset = 0;
   const PartHeader h{FrameKind::write_part, 0, {}, sender_req, id_of(&r), id_of(r.buf), head, 0};
-  send_control_header(peer, std::as_bytes(std::span(&h, 1)));
+  send_part(peer, h);
   // Once the tail is here (flush_reads), the fin goes out: the sender may complete once its own
   // write is done, without waiting for a fin after its `written` came back: one control frame
   // less on its path (the next send leaves sooner: back-to-back bcasts, osu_bw windows).

@@ -269,8 +269,8 @@ class Engine {
   // Sender: push data packets until the device queues one or all are out.
   void pump_data(Request& r);
   void send_control(int peer, FrameKind kind, std::uint64_t req, std::uint64_t aux);
-  // A frame of `header` alone (a WireHeader or a PartHeader).
-  void send_control_header(int peer, std::span<const std::byte> header);
+  // A frame of a PartHeader alone (write_part, write_run, run_written).
+  void send_part(int peer, const PartHeader& h);
   void deliver_unexpected(Request& r, Unexpected* u);
   void send_event_done(Request& r);
   // Marks r complete and runs its callback; packed bytes to free or a rendezvous send to count
