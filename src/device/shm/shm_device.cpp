@@ -551,6 +551,7 @@ int ShmDevice::receive(Peer& p) {
     p.out.heard();
     return n;
   }
+  if (look_at_line) p.line.touch_second_line();  // a two-line message's second line comes now
   return 0;
 }
 
