@@ -551,7 +551,10 @@ int ShmDevice::receive(Peer& p) {
     p.out.heard();
     return n;
   }
-  if (look_at_line) p.line.touch_second_line();  // a two-line message's second line comes now
+  // A two-line message's second line comes now; only from a peer this rank awaits an answer
+  // from (watching), so that an idle peer's poll stays on its ring's cell and, at line ticks,
+  // the line's first half.
+  if (p.watching) p.line.touch_second_line();
   return 0;
 }
 
