@@ -47,7 +47,7 @@ static int osu_coll_run(int argc, char **argv, const char *title, long size_cap,
         if (size_cap < 0) break;
     }
     if (rank == 0) {
-        for (int i = 0; i < rows; i++) printf("%-12ld %16.2f\n", sizes[i], times[i]);
+        for (int i = 0; i < rows; i++) printf("%-12ld %16.3f\n", sizes[i], times[i]);
         fflush(stdout);
     }
     return 0;

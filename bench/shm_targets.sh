@@ -259,11 +259,19 @@ if [[ " $ONLY " == *" lat "* ]]; then
         for i in $order; do run "$i" 2 osu_latency -m 32 | grep -v '^#' | awk 'NF == 2' >"$work/hc.$i"; done
         join <(sort "$work/hc.rail") <(sort "$work/hc.rail_nocache") >>"$work/hc_pairs"
     done
+    # The issue asks for the gain to be measured at 0-8 B, and sets no figure. There a message
+    # takes the one first line of the pair line with either header (a full 40-byte header and up
+    # to 12 bytes fit its 52), so the same single line changes hands and the ratio is 1 within the
+    # phase of the minute (0.93-0.98 in fast ones, 1.02-1.08 in slow ones, 2026-12-07): reported,
+    # with no goal. From 16 B on the full header would need the second line and caching saves it:
+    # there the goal is a gain.
     for s in 0 1 2 4 8 16 32; do
+        goal="< 1"; [ "$s" -le 8 ] && goal="-"
         r=$(awk -v k=$s '$1 == k { print $2 }' "$work/hc_pairs" | median)
         n=$(awk -v k=$s '$1 == k { print $3 }' "$work/hc_pairs" | median)
         q=$(awk -v k=$s '$1 == k && $3 > 0 { print $2 / $3 }' "$work/hc_pairs" | median | awk '{ printf "%.2f", $1 }')
-        row "header caching: latency with / without, ${HC_PAIRS:-40} pairs of runs (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "< 1" "$(met "$q" le 0.999)"
+        ok="-"; [ "$goal" != "-" ] && ok=$(met "$q" le 0.999)
+        row "header caching: latency with / without, ${HC_PAIRS:-40} pairs of runs (us; limit column: without)" "$s" "$r" "" "" "$n" "$q" "$goal" "$ok"
     done
     # the same with the pair line off (a full header and up to 12 bytes fit the line, so with it
     # on, 0-8 B take the line either way): the gain of header caching on the cell rings. For
