@@ -36,16 +36,19 @@ echo "# shm_targets.sh: $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1-3 
 # run IMPL NP PROGRAM ARGS... -> stdout of one run ("" on failure or timeout). IMPL may also be
 # RailMPI with settings: rail_nocache (RAILMPI_HEADER_CACHE=0), rail_noline
 # (RAILMPI_SHM_PAIR_LINE=0), rail_noline_nocache (both), run within the same rounds as the rest.
+# With RAIL_LOG=FILE, the runs of RailMPI's defaults (rail) get RAILMPI_VERBOSE=1 and their
+# stderr (the ranks' end-of-job lines) is appended to FILE.
 run() {
-    local impl=$1 np=$2 prog=$3 settings=""
+    local impl=$1 np=$2 prog=$3 settings="" err="$work/errors"
     shift 3
+    if [ "$impl" = rail ] && [ -n "${RAIL_LOG:-}" ]; then settings="RAILMPI_VERBOSE=1"; err=$RAIL_LOG; fi
     case $impl in
         rail_nocache) impl=rail settings="RAILMPI_HEADER_CACHE=0" ;;
         rail_noline) impl=rail settings="RAILMPI_SHM_PAIR_LINE=0" ;;
         rail_noline_nocache) impl=rail settings="RAILMPI_SHM_PAIR_LINE=0 RAILMPI_HEADER_CACHE=0" ;;
     esac
     env $settings timeout -k 5 "$TLIMIT" $(peer_launcher "$impl" shm "$np") "$(peer_binary "$impl" "$prog")" "$@" \
-        </dev/null 2>>"$work/errors"
+        </dev/null 2>>"$err"
 }
 # points NP PROGRAM ARGS...: RUNS runs, each running every implementation once. Lines "key value"
 # (size tables: key = size) go to $work/<impl>.<np>.<program>.<run>, the median per key to
@@ -299,8 +302,10 @@ if [[ " $ONLY " == *" lat "* ]]; then
 fi
 
 if [[ " $ONLY " == *" bw "* ]]; then
+    : >"$work/bibw_log"
     for b in osu_bw osu_bibw; do
-        RUN_HOOK_BEFORE=copy_sample_before RUN_HOOK=copy_sample points 2 $b -s 4096 -m 16777216
+        log=""; [ $b = osu_bibw ] && log="$work/bibw_log"
+        RAIL_LOG=$log RUN_HOOK_BEFORE=copy_sample_before RUN_HOOK=copy_sample points 2 $b -s 4096 -m 16777216
         for s in 4096 8192 16384 32768 65536; do
             r=$(value rail.2.$b $s); read -r m o <<<"$(peer_values 2.$b $s)"
             q=$(peer_ratio high 2.$b $s)
@@ -323,6 +328,14 @@ if [[ " $ONLY " == *" bw "* ]]; then
             done
         fi
         if [ $b = osu_bibw ]; then
+            # for reference (no goal): the way messages both ways took at the end of each run
+            # (the shm device's choice between its rings and single copies, RAILMPI_SHM_BOTH_WAYS_RINGS
+            # empty: rank 0's end-of-job line) and how often it changed during the run; osu_bibw
+            # 4-64 KiB moved 1.1-3x from one table to the next
+            ways=$(sed -n 's/.*rank 0\]: shm: both ways.*: the \(rings\|single copies\) now (\([0-9]*\) switches).*/\1:\2/p' \
+                "$work/bibw_log" | awk -F: '{ n[$1]++; sw = sw (sw == "" ? "" : " ") $2 }
+                    END { for (k in n) out = out (out == "" ? "" : ", ") n[k] " ended on " k; if (out != "") print out "; switches " sw }')
+            row "$b runs: the way both ways at each run's end (rank 0)" "-" "${ways:-none logged}" "" "" "" "-" "-" "-"
             # for reference (no goal): where 64 KiB both ways stands against two single copies
             # at once, the way every implementation here moves it (Open MPI's vader: CMA)
             r=$(value rail.2.$b 65536); read -r m o <<<"$(peer_values 2.$b 65536)"
